@@ -1,0 +1,95 @@
+"""The Wizard rules engine (RULES.md R1–R16): pure Python, no Django, no I/O.
+
+A game is a list of plain events; `replay(events)` folds them into a State. `start_game` and
+`take_turn` check decisions and return the events they cause; views say what a seat may see.
+"""
+
+from games.engine.auto import auto_move
+from games.engine.bots import BOTS, Bot, HeuristicBot, RandomBot, bot_move, make_bot
+from games.engine.cards import CARDS, DECK, SUITS, Card, format_card, parse_card, sort_hand
+from games.engine.errors import (
+    EngineError,
+    GameNotActive,
+    HookRule,
+    IllegalBid,
+    IllegalCard,
+    Invalid,
+    NotYourTurn,
+)
+from games.engine.events import EVENT_TYPES, PLAYER_DECISIONS, Event
+from games.engine.moves import Bid, ChooseTrump, Move, Play, parse_move
+from games.engine.rules import (
+    decision,
+    forbidden_bid,
+    legal_bids,
+    legal_cards,
+    legal_moves,
+    legal_suits,
+    places,
+    round_points,
+    start_game,
+    take_turn,
+    trick_winner,
+    winners,
+)
+from games.engine.shuffle import commitment, deal_round, first_dealer, new_seed, shuffled_deck
+from games.engine.state import State, apply, replay, rounds_for
+from games.engine.views import View, event_view, legal_for, public_view, seat_view
+
+__all__ = [
+    "BOTS",
+    "CARDS",
+    "DECK",
+    "EVENT_TYPES",
+    "PLAYER_DECISIONS",
+    "SUITS",
+    "Bid",
+    "Bot",
+    "Card",
+    "ChooseTrump",
+    "EngineError",
+    "Event",
+    "GameNotActive",
+    "HeuristicBot",
+    "HookRule",
+    "IllegalBid",
+    "IllegalCard",
+    "Invalid",
+    "Move",
+    "NotYourTurn",
+    "Play",
+    "RandomBot",
+    "State",
+    "View",
+    "apply",
+    "auto_move",
+    "bot_move",
+    "commitment",
+    "deal_round",
+    "decision",
+    "event_view",
+    "first_dealer",
+    "forbidden_bid",
+    "format_card",
+    "legal_bids",
+    "legal_cards",
+    "legal_for",
+    "legal_moves",
+    "legal_suits",
+    "make_bot",
+    "new_seed",
+    "parse_card",
+    "parse_move",
+    "places",
+    "public_view",
+    "replay",
+    "round_points",
+    "rounds_for",
+    "seat_view",
+    "shuffled_deck",
+    "sort_hand",
+    "start_game",
+    "take_turn",
+    "trick_winner",
+    "winners",
+]

@@ -1,0 +1,132 @@
+"""Bots: they see a seat's view (the same one a human player is sent) and return a Move.
+
+A new bot (a search bot, say) is one more class with `choose(view, seat)`, registered in BOTS.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Protocol
+
+from games.engine.cards import CARDS, SUITS
+from games.engine.moves import Bid, ChooseTrump, Move, Play
+from games.engine.rules import trick_winner
+from games.engine.state import State
+from games.engine.views import View, seat_view
+
+
+class Bot(Protocol):
+    kind: str
+
+    def choose(self, view: View, seat: int) -> Move:
+        """The move for `seat`, whose turn it is, from what that seat may see."""
+        ...
+
+
+class RandomBot:
+    """Uniform over the legal moves."""
+
+    kind = "random"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, view: View, seat: int) -> Move:
+        legal = view["legal"]
+        if "bids" in legal:
+            return Bid(self._rng.choice(legal["bids"]))
+        if "cards" in legal:
+            return Play(self._rng.choice(legal["cards"]))
+        return ChooseTrump(self._rng.choice(legal["suits"]))
+
+
+class HeuristicBot:
+    """Bids from hand strength and trump; plays to make its bid exactly: takes tricks while it
+    still needs them, sheds its cards once it has enough."""
+
+    kind = "heuristic"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        del seed  # deterministic: nothing to seed
+
+    def choose(self, view: View, seat: int) -> Move:
+        legal = view["legal"]
+        if "suits" in legal:
+            return ChooseTrump(_strongest_suit(view["hand"] or []))
+        if "bids" in legal:
+            return Bid(_nearest(legal["bids"], self._expected_tricks(view, seat)))
+        return Play(self._card(view, seat, legal["cards"]))
+
+    def _expected_tricks(self, view: View, seat: int) -> float:
+        trump = view["round"]["trump"]
+        hand = view["hand"]
+        if hand is None:  # R9 blind round: judge by how weak the visible cards are
+            others = [code for cards in view["visible_hands"].values() for code in cards]
+            best_other = max((_strength(code, trump) for code in others), default=0)
+            return 1.0 if best_other < 9 else 0.0
+        players = len(view["round"]["bids"])
+        crowd = 4 / players  # more opponents, fewer tricks for a middling card
+        return sum(_win_chance(code, trump, crowd) for code in hand)
+
+    def _card(self, view: View, seat: int, legal: list[str]) -> str:
+        round_view = view["round"]
+        trump = round_view["trump"]
+        need = (round_view["bids"][seat] or 0) - round_view["tricks_won"][seat]
+        trick = tuple((c["seat"], c["card"]) for c in round_view["trick"]["cards"])
+        by_strength = sorted(legal, key=lambda code: _strength(code, trump))
+        if not trick:  # leading: strongest card when tricks are needed, weakest otherwise
+            return by_strength[-1] if need > 0 else by_strength[0]
+        winning = [c for c in by_strength if trick_winner((*trick, (seat, c)), trump) == seat]
+        losing = [c for c in by_strength if c not in winning]
+        if need > 0:
+            return winning[0] if winning else by_strength[0]
+        return losing[-1] if losing else by_strength[0]
+
+
+def _strength(code: str, trump: str | None) -> int:
+    card = CARDS[code]
+    if card.suit is None:
+        return 100 if card.is_wizard else 0
+    return card.rank + (50 if card.suit == trump else 0)
+
+
+def _win_chance(code: str, trump: str | None, crowd: float) -> float:
+    card = CARDS[code]
+    if card.suit is None:
+        return 1.0 if card.is_wizard else 0.0
+    if card.suit == trump:
+        return min(1.0, (0.2 + 0.8 * (card.rank / 13) ** 2) * math.sqrt(crowd))
+    high = max(0.0, (card.rank - 9) / 4)  # only 10…13 of a plain suit take tricks
+    return min(1.0, 0.8 * high * math.sqrt(high) * crowd)
+
+
+def _strongest_suit(hand: list[str]) -> str:
+    def weight(suit: str) -> tuple[int, int]:
+        cards = [CARDS[code] for code in hand if CARDS[code].suit == suit]
+        return (len(cards), sum(card.rank for card in cards))
+
+    return max(SUITS, key=weight)
+
+
+def _nearest(options: list[int], target: float) -> int:
+    return min(options, key=lambda b: (abs(b - target), b))
+
+
+BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {
+    RandomBot.kind: RandomBot,
+    HeuristicBot.kind: HeuristicBot,
+}
+
+
+def make_bot(kind: str, seed: int | str | None = None) -> Bot:
+    """A bot of a registered kind (`random`, `heuristic`)."""
+    return BOTS[kind](seed)
+
+
+def bot_move(bot: Bot, state: State, seat: int) -> Move:
+    """Ask `bot` for seat's move from that seat's view only."""
+    return bot.choose(seat_view(state, seat), seat)
+
+
+__all__: list[str] = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "bot_move", "make_bot"]

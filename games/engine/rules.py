@@ -1,0 +1,238 @@
+"""What the rules decide: legal moves, trick winners, scores, places, and turns with their
+consequences. Reads a State; the only writes are to copies."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from games.engine import events as ev
+from games.engine.cards import CARDS, SUITS, parse_suit
+from games.engine.errors import (
+    GameNotActive,
+    HookRule,
+    IllegalBid,
+    IllegalCard,
+    Invalid,
+    NotYourTurn,
+)
+from games.engine.events import Event
+from games.engine.moves import BIDS, PLAYS, Bid, ChooseTrump, Move, Play, check_bid_range
+from games.engine.shuffle import deal_round, first_dealer
+from games.engine.state import (
+    BIDDING,
+    CHOOSING_TRUMP,
+    DONE,
+    PLAYING,
+    State,
+    Trick,
+    apply_in_place,
+)
+
+DECISION_FOR_PHASE: Final = {CHOOSING_TRUMP: "trump", BIDDING: "bid", PLAYING: "play"}
+MIN_PLAYERS: Final = 3
+MAX_PLAYERS: Final = 6
+
+
+# -- queries ----------------------------------------------------------------------------------
+def decision(state: State) -> tuple[int, str] | None:
+    """Whose turn it is and what they decide (`trump`, `bid` or `play`), or None."""
+    if state.to_act is None or state.is_over:
+        return None
+    return state.to_act, DECISION_FOR_PHASE[state.phase]
+
+
+def forbidden_bid(state: State) -> int | None:
+    """R8: the dealer's one bid that would make the bids sum to k, if the hook rule forbids one."""
+    if not state.hook_rule or state.to_act != state.dealer or state.phase != BIDDING:
+        return None
+    others = sum(b for b in state.bids if b is not None)
+    forbidden = state.round - others
+    return forbidden if 0 <= forbidden <= state.round else None
+
+
+def legal_bids(state: State) -> list[int]:
+    """R7 and R8: the bids the seat to act may make."""
+    forbidden = forbidden_bid(state)
+    return [b for b in range(state.round + 1) if b != forbidden]
+
+
+def legal_cards(state: State) -> list[str]:
+    """R12: follow the lead suit if you can; Wizards and Jesters may always be played."""
+    hand = state.hands[state.to_act] if state.to_act is not None else ()
+    lead = state.lead_suit
+    if lead is None:
+        return list(hand)
+    following = [code for code in hand if CARDS[code].suit == lead]
+    if not following:
+        return list(hand)
+    return [code for code in hand if CARDS[code].suit in (lead, None)]
+
+
+def _follows_suit(state: State, seat: int, code: str) -> bool:
+    """R12 for one card in the seat's hand (the same answer as `code in legal_cards(state)`)."""
+    lead = state.lead_suit
+    suit = CARDS[code].suit
+    if lead is None or suit is None or suit == lead:
+        return True
+    return all(CARDS[other].suit != lead for other in state.hands[seat])
+
+
+def legal_suits(state: State) -> list[str]:
+    """R5: the dealer chooses one of the four suits, never "no trump"."""
+    return list(SUITS)
+
+
+def legal_moves(state: State) -> list[Move]:
+    """Every move the seat to act may make, as Move objects (empty when nobody acts)."""
+    if state.to_act is None or state.is_over:
+        return []
+    if state.phase == PLAYING:
+        return [PLAYS[code] for code in legal_cards(state)]
+    if state.phase == BIDDING:
+        return [BIDS[b] for b in legal_bids(state)]
+    return [ChooseTrump(suit) for suit in legal_suits(state)]
+
+
+def trick_winner(trick: Trick, trump: str | None) -> int:
+    """R13: the first Wizard; else the highest trump; else the highest card of the lead suit;
+    if every card is a Jester, the first Jester."""
+    lead: str | None = None
+    best_seat, best_key = trick[0][0], (-1, -1)
+    for seat, code in trick:
+        card = CARDS[code]
+        if card.is_wizard:
+            return seat
+        if card.suit is None:
+            continue
+        if lead is None:
+            lead = card.suit
+        # Trump outranks the lead suit, which outranks everything else; then the number counts.
+        key = (2 if card.suit == trump else 1 if card.suit == lead else 0, card.rank)
+        if key > best_key:
+            best_seat, best_key = seat, key
+    return best_seat
+
+
+def round_points(bid: int, won: int) -> int:
+    """R14: exact bid → 20 + 10 per trick won; missed → −10 per trick of difference."""
+    if bid == won:
+        return 20 + 10 * won
+    return -10 * abs(bid - won)
+
+
+def winners(totals: list[int]) -> list[int]:
+    """R15: the seats with the most points; equal top scores share the win."""
+    top = max(totals)
+    return [seat for seat, total in enumerate(totals) if total == top]
+
+
+def places(totals: list[int]) -> list[int]:
+    """R15: each seat's place (1 = best); equal totals share a place (1, 1, 3 …)."""
+    return [1 + sum(other > total for other in totals) for total in totals]
+
+
+# -- turns ------------------------------------------------------------------------------------
+def start_game(
+    *, players: int, seed: str, hook_rule: bool = True, blind_first_round: bool = True
+) -> tuple[State, list[Event]]:
+    """A new game's opening events (start, first deal, turned-up card) and the state they give."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:  # R2
+        raise Invalid(f"Wizard is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (R2).")
+    opening = ev.game_started(
+        players=players,
+        hook_rule=hook_rule,
+        blind_first_round=blind_first_round,
+        first_dealer=first_dealer(seed, players),  # R3
+    )
+    state = State()
+    events = [opening]
+    apply_in_place(state, opening)
+    _deal_next_round(state, seed, events)
+    return state, events
+
+
+def take_turn(
+    state: State, seat: int, move: Move, *, seed: str, auto: bool = False
+) -> tuple[State, list[Event]]:
+    """Check `move` by `seat`; return the new state and every event it causes (the decision,
+    then what follows by rule: tricks won, round scores, the next deal, the game's end).
+
+    Raises an EngineError, leaving `state` unchanged, when the move is not allowed.
+    """
+    decision_event = _decision_event(state, seat, move, auto)
+    new = state.copy()
+    events = [decision_event]
+    apply_in_place(new, decision_event)
+    _follow_rules(new, seed, events)
+    return new, events
+
+
+def _decision_event(state: State, seat: int, move: Move, auto: bool) -> Event:
+    if state.is_over or state.round == 0:
+        raise GameNotActive("The game is not running: no move is possible.")
+    if seat != state.to_act:
+        raise NotYourTurn(f"It is seat {state.to_act}'s turn, not seat {seat}'s.")
+    if isinstance(move, Play):
+        if state.phase != PLAYING:
+            raise IllegalCard("Cards are played once the bidding is over (R10).")
+        if move.card not in state.hands[seat]:
+            raise IllegalCard(f"{move.card} is not in your hand.")
+        if not _follows_suit(state, seat, move.card):
+            raise IllegalCard(
+                f"You hold {state.lead_suit}: play {state.lead_suit}, a Wizard or a Jester (R12)."
+            )
+        return ev.play(seat=seat, card=move.card, auto=auto)
+    if isinstance(move, Bid):
+        if state.phase != BIDDING:
+            raise IllegalBid("Bidding is over for this round (R7).")
+        check_bid_range(move.bid, state.round)
+        if move.bid == forbidden_bid(state):
+            raise HookRule(
+                f"The dealer may not bid {move.bid}: the bids would sum to {state.round} (R8)."
+            )
+        return ev.bid(seat=seat, bid=move.bid, auto=auto)
+    if state.phase != CHOOSING_TRUMP:
+        raise Invalid("Only the dealer, after a Wizard is turned up, chooses trump (R5).")
+    return ev.trump_chosen(seat=seat, suit=parse_suit(move.suit), auto=auto)
+
+
+def _follow_rules(state: State, seed: str, events: list[Event]) -> None:
+    """Append and apply the events that follow by rule alone, until a seat must decide."""
+    while True:
+        if state.phase == PLAYING:
+            if len(state.trick) == state.players:
+                _emit(state, ev.trick_won(seat=trick_winner(state.trick, state.trump)), events)
+            elif state.to_act is None:  # the last trick is won: score the round (R14)
+                points = [
+                    round_points(bid or 0, won)
+                    for bid, won in zip(state.bids, state.tricks_won, strict=True)
+                ]
+                _emit(state, ev.round_scored(round_number=state.round, points=points), events)
+            elif state.is_blind_round:
+                # R9: after the last bid the blind trick plays itself; each seat holds one card.
+                seat = state.to_act
+                _emit(state, ev.play(seat=seat, card=state.hands[seat][0], auto=True), events)
+            else:
+                return
+        elif state.phase == DONE and not state.is_over:
+            if state.round == state.rounds:  # R15
+                _emit(
+                    state, ev.game_over(winners=winners(state.totals), totals=state.totals), events
+                )
+            else:
+                _deal_next_round(state, seed, events)
+        else:
+            return
+
+
+def _deal_next_round(state: State, seed: str, events: list[Event]) -> None:
+    number = state.round + 1
+    dealer = state.first_dealer if number == 1 else state.left_of(state.dealer)  # R3
+    hands, turned_up = deal_round(seed, number, state.players, dealer)  # R4
+    _emit(state, ev.deal(round_number=number, dealer=dealer, hands=hands), events)
+    _emit(state, ev.trump_turned(card=turned_up), events)  # R5, R6
+
+
+def _emit(state: State, event: Event, events: list[Event]) -> None:
+    events.append(event)
+    apply_in_place(state, event)

@@ -1,0 +1,294 @@
+"""The game state and `apply`, the one fold of events into state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Final
+
+from games.engine import events as ev
+from games.engine.cards import CARDS, DECK
+from games.engine.events import Event
+
+CHOOSING_TRUMP: Final = "choosing_trump"
+BIDDING: Final = "bidding"
+PLAYING: Final = "playing"
+DONE: Final = "done"
+
+Trick = tuple[tuple[int, str], ...]  # (seat, card) in the order played
+
+
+def rounds_for(players: int) -> int:
+    """Rounds in a game (R2): 60 / players."""
+    return len(DECK) // players
+
+
+class State:
+    """Everything the rules know about one game, rebuilt only from its events.
+
+    Treat a State as a value: `apply` returns a new one and never changes its argument.
+    """
+
+    __slots__ = (
+        "players",
+        "hook_rule",
+        "blind_first_round",
+        "first_dealer",
+        "round",
+        "dealer",
+        "hands",
+        "turned_up",
+        "trump",
+        "phase",
+        "bids",
+        "tricks_won",
+        "leader",
+        "trick",
+        "lead_suit",
+        "last_trick",
+        "to_act",
+        "scores",
+        "totals",
+        "winners",
+        "seq",
+    )
+
+    def __init__(self) -> None:
+        self.players = 0
+        self.hook_rule = True
+        self.blind_first_round = True
+        self.first_dealer = 0
+        self.round = 0  # 0 until the first deal
+        self.dealer = 0
+        self.hands: list[tuple[str, ...]] = []
+        self.turned_up: str | None = None
+        self.trump: str | None = None
+        self.phase = DONE
+        self.bids: list[int | None] = []
+        self.tricks_won: list[int] = []
+        self.leader = 0
+        self.trick: Trick = ()
+        self.lead_suit: str | None = None
+        self.last_trick: tuple[int, Trick] | None = None
+        self.to_act: int | None = None
+        self.scores: list[dict[str, Any]] = []
+        self.totals: list[int] = []
+        self.winners: list[int] | None = None
+        self.seq = 0  # events applied so far
+
+    # -- derived facts -------------------------------------------------------------------
+    @property
+    def rounds(self) -> int:
+        return rounds_for(self.players)
+
+    @property
+    def is_over(self) -> bool:
+        return self.winners is not None
+
+    @property
+    def is_blind_round(self) -> bool:
+        """R9: round 1 of a table with the blind option."""
+        return self.blind_first_round and self.round == 1
+
+    def left_of(self, seat: int) -> int:
+        """R3: seats are numbered clockwise; left of s is s + 1 mod n."""
+        return (seat + 1) % self.players
+
+    def copy(self) -> State:
+        """An independent copy (hands and tricks are tuples, so sharing them is safe)."""
+        other = State.__new__(State)
+        other.players = self.players
+        other.hook_rule = self.hook_rule
+        other.blind_first_round = self.blind_first_round
+        other.first_dealer = self.first_dealer
+        other.round = self.round
+        other.dealer = self.dealer
+        other.hands = self.hands.copy()
+        other.turned_up = self.turned_up
+        other.trump = self.trump
+        other.phase = self.phase
+        other.bids = self.bids.copy()
+        other.tricks_won = self.tricks_won.copy()
+        other.leader = self.leader
+        other.trick = self.trick
+        other.lead_suit = self.lead_suit
+        other.last_trick = self.last_trick
+        other.to_act = self.to_act
+        other.scores = self.scores.copy()
+        other.totals = self.totals.copy()
+        other.winners = self.winners
+        other.seq = self.seq
+        return other
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every field as plain data, for comparing two states."""
+        return {name: getattr(self, name) for name in State.__slots__}
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON-ready data, for a cache that from_json restores exactly."""
+        return self.snapshot()
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        """The inverse of to_json (lists back to the tuples the engine uses)."""
+        state = cls()
+        for name in cls.__slots__:
+            setattr(state, name, data[name])
+        state.hands = [tuple(hand) for hand in data["hands"]]
+        state.trick = _trick(data["trick"])
+        if data["last_trick"] is not None:
+            winner, cards = data["last_trick"]
+            state.last_trick = (winner, _trick(cards))
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.snapshot() == other.snapshot()
+
+    def __repr__(self) -> str:
+        return f"<State round={self.round} phase={self.phase} to_act={self.to_act} seq={self.seq}>"
+
+
+def _trick(cards: Iterable[Iterable[Any]]) -> Trick:
+    return tuple((seat, code) for seat, code in cards)
+
+
+def apply(state: State, event: Event) -> State:
+    """The state after one event; `state` itself is left unchanged."""
+    new = state.copy()
+    apply_in_place(new, event)
+    return new
+
+
+def replay(events: Iterable[Event]) -> State:
+    """The state that a game's events fold to, from the first event."""
+    state = State()
+    for event in events:
+        apply_in_place(state, event)
+    return state
+
+
+def apply_in_place(state: State, event: Event) -> None:
+    """Fold one event into a state the caller owns (replay and take_turn use it on copies)."""
+    _HANDLERS[event["type"]](state, event)
+    state.seq += 1
+
+
+def _game_started(state: State, event: Event) -> None:
+    state.players = event["players"]
+    state.hook_rule = event["hook_rule"]
+    state.blind_first_round = event["blind_first_round"]
+    state.first_dealer = event["first_dealer"]
+    state.totals = [0] * state.players
+
+
+def _deal(state: State, event: Event) -> None:
+    n = state.players
+    state.round = event["round"]
+    state.dealer = event["dealer"]
+    state.hands = [tuple(hand) for hand in event["hands"]]
+    state.turned_up = None
+    state.trump = None
+    state.bids = [None] * n
+    state.tricks_won = [0] * n
+    state.trick = ()
+    state.lead_suit = None
+    state.last_trick = None  # "last trick" is of this round (API.md round.last_trick)
+    state.phase = BIDDING
+    state.to_act = None  # until the trump is known (R5)
+
+
+def _trump_turned(state: State, event: Event) -> None:
+    code = event["card"]
+    state.turned_up = code
+    card = CARDS[code] if code is not None else None
+    if card is not None and card.is_wizard:  # R5: the dealer chooses
+        state.phase = CHOOSING_TRUMP
+        state.to_act = state.dealer
+        return
+    state.trump = card.suit if card is not None else None  # R5 Jester / R6 last round: no trump
+    state.to_act = state.left_of(state.dealer)  # R7
+
+
+def _trump_chosen(state: State, event: Event) -> None:
+    state.trump = event["suit"]
+    state.phase = BIDDING
+    state.to_act = state.left_of(state.dealer)  # R7
+
+
+def _bid(state: State, event: Event) -> None:
+    seat = event["seat"]
+    state.bids[seat] = event["bid"]
+    if seat == state.dealer:  # R7: the dealer bids last
+        state.phase = PLAYING
+        state.leader = state.left_of(state.dealer)  # R10
+        state.to_act = state.leader
+    else:
+        state.to_act = state.left_of(seat)
+
+
+def _play(state: State, event: Event) -> None:
+    seat, code = event["seat"], event["card"]
+    hand = state.hands[seat]
+    index = hand.index(code)
+    state.hands[seat] = hand[:index] + hand[index + 1 :]
+    if not state.trick:
+        state.lead_suit = None
+    # R11: the first suit card sets the lead suit, unless a Wizard came before any suit card.
+    if state.lead_suit is None and not _trick_has_no_lead(state.trick):
+        state.lead_suit = CARDS[code].suit
+    state.trick = (*state.trick, (seat, code))
+    state.to_act = None if len(state.trick) == state.players else state.left_of(seat)
+
+
+def _trick_has_no_lead(trick: Trick) -> bool:
+    """R11: a Wizard played before any suit card leaves the trick without a lead suit."""
+    for _, code in trick:
+        card = CARDS[code]
+        if card.is_wizard:
+            return True
+        if card.suit is not None:
+            return False
+    return False
+
+
+def _trick_won(state: State, event: Event) -> None:
+    winner = event["seat"]
+    state.tricks_won[winner] += 1
+    state.last_trick = (winner, state.trick)
+    state.trick = ()
+    state.lead_suit = None
+    state.leader = winner  # R10
+    state.to_act = winner if state.hands[winner] else None
+
+
+def _round_scored(state: State, event: Event) -> None:
+    points = event["points"]
+    state.totals = [total + p for total, p in zip(state.totals, points, strict=True)]
+    state.scores.append(
+        {
+            "round": state.round,
+            "bids": list(state.bids),
+            "tricks": list(state.tricks_won),
+            "points": list(points),
+            "totals": list(state.totals),
+        }
+    )
+    state.phase = DONE
+    state.to_act = None
+
+
+def _game_over(state: State, event: Event) -> None:
+    state.winners = list(event["winners"])
+    state.to_act = None
+
+
+_HANDLERS = {
+    ev.GAME_STARTED: _game_started,
+    ev.DEAL: _deal,
+    ev.TRUMP_TURNED: _trump_turned,
+    ev.TRUMP_CHOSEN: _trump_chosen,
+    ev.BID: _bid,
+    ev.PLAY: _play,
+    ev.TRICK_WON: _trick_won,
+    ev.ROUND_SCORED: _round_scored,
+    ev.GAME_OVER: _game_over,
+}
