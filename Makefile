@@ -1,0 +1,43 @@
+# The two set-up commands of the README: `make run` and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: install run test lint bench
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/activate
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+PORT ?= 8000
+
+EMBEDDED_REDIS_PORT ?= 6380
+
+# Daphne (HTTP + websockets), a Celery worker, Celery beat and, unless REDIS_URL is set, an
+# embedded Redis; SQLite unless DATABASE_URL is set.
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	mkdir -p .celery
+	PATH="$(CURDIR)/$(BIN):$$PATH" WEB_PORT=$(PORT) EMBEDDED_REDIS_PORT=$(EMBEDDED_REDIS_PORT) \
+	EMBEDDED_REDIS=$$([ -n "$$REDIS_URL" ] && echo 0 || echo 1) \
+	REDIS_URL=$${REDIS_URL:-redis://127.0.0.1:$(EMBEDDED_REDIS_PORT)/0} \
+	$(BIN)/honcho start
+
+# pytest exits 5 when it collects no test: say so rather than fail the build.
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS) || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected"; [ $$rc -eq 5 ]; }
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+bench: install
+	$(BIN)/python bench/engine.py

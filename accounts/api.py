@@ -1,0 +1,64 @@
+"""REST endpoints for accounts (API.md "Accounts")."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import selectors, services
+from accounts.serializers import (
+    CredentialsSerializer,
+    MeSerializer,
+    RegisteredSerializer,
+    RegisterSerializer,
+    TokenSerializer,
+)
+from wizardsite.api import player
+from wizardsite.schema import errors
+
+
+class Register(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(
+        operation_id="accounts_register",
+        request=RegisterSerializer,
+        responses={201: RegisteredSerializer, **errors(400)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = RegisterSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.user_register(**serializer.validated_data)
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response(
+            {"id": user.pk, "username": user.get_username(), "token": token.key},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class ObtainToken(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(
+        operation_id="accounts_token",
+        request=CredentialsSerializer,
+        responses={200: TokenSerializer, **errors(400, 401)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = CredentialsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token = services.token_for_credentials(**serializer.validated_data)
+        return Response({"token": token.key})
+
+
+class Me(APIView):
+    @extend_schema(operation_id="accounts_me", responses={200: MeSerializer, **errors(401)})
+    def get(self, request: Request) -> Response:
+        return Response(MeSerializer(selectors.user_summary(player(request))).data)

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from rest_framework import serializers
+
+from wizardsite.fields import StrictCharField
+
+
+class RegisterSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    username = StrictCharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    password = StrictCharField(max_length=128, trim_whitespace=False, write_only=True)
+    email = serializers.EmailField()
+
+
+class RegisteredSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    token = serializers.CharField(help_text="An API token, so a new client can start at once.")
+
+
+class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    username = StrictCharField()
+    password = StrictCharField(trim_whitespace=False, write_only=True)
+
+
+class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    token = serializers.CharField()
+
+
+class MeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    date_joined = serializers.DateTimeField()
+    rating = serializers.FloatField(allow_null=True)
+    games_played = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    games_active = serializers.IntegerField()

@@ -1,0 +1,141 @@
+"""REST endpoints for games (API.md "Games"): parse input, call a service or selector."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.models import GameStatus
+from games.serializers import (
+    EventSerializer,
+    GameCreateSerializer,
+    GameSummarySerializer,
+    GameViewSerializer,
+    MoveSerializer,
+)
+from wizardsite.api import Invalid, paginate, player
+from wizardsite.schema import errors, page_of
+
+
+def _non_negative_int(request: Request, name: str, default: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    if not (raw.isascii() and raw.isdigit()):
+        raise Invalid(f"'{name}' must be a whole number ≥ 0.", fields={name: ["not a number"]})
+    return int(raw)
+
+
+def _view(request: Request, game_id: int, http_status: int = status.HTTP_200_OK) -> Response:
+    game = services.game_catch_up(game_id)
+    return Response(selectors.game_view(game, request.user), status=http_status)
+
+
+class GameListCreate(APIView):
+    @extend_schema(
+        operation_id="games_list",
+        parameters=[
+            OpenApiParameter("status", str, enum=[s.value for s in GameStatus]),
+            OpenApiParameter("mine", bool, description="Only tables you sit at."),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int),
+        ],
+        responses={200: page_of(GameSummarySerializer), **errors(400, 401)},
+    )
+    def get(self, request: Request) -> Response:
+        wanted = request.query_params.get("status") or None
+        if wanted is not None and wanted not in GameStatus.values:
+            raise Invalid(
+                f"'status' is one of {', '.join(GameStatus.values)}.",
+                fields={"status": GameStatus.values},
+            )
+        mine = request.query_params.get("mine", "").lower() in {"1", "true", "yes"}
+        games = selectors.game_list(user=player(request), status=wanted, mine=mine)
+        return paginate(request, games, self, present=selectors.game_summary)
+
+    @extend_schema(
+        operation_id="games_create",
+        request=GameCreateSerializer,
+        responses={201: GameViewSerializer, **errors(400, 401)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = GameCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = services.game_create(user=player(request), **serializer.validated_data)
+        return _view(request, game.pk, status.HTTP_201_CREATED)
+
+
+class GameDetail(APIView):
+    @extend_schema(
+        operation_id="games_retrieve", responses={200: GameViewSerializer, **errors(401, 404)}
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return _view(request, game_id)
+
+
+class GameJoin(APIView):
+    @extend_schema(
+        operation_id="games_join",
+        request=None,
+        responses={
+            200: GameViewSerializer,
+            **errors(401, 404, 409, s409="game_full: the table has started, ended or is full."),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        services.game_join(game_id=game_id, user=player(request))
+        return _view(request, game_id)
+
+
+class GameLeave(APIView):
+    @extend_schema(
+        operation_id="games_leave",
+        request=None,
+        responses={
+            200: GameViewSerializer,
+            **errors(401, 403, 404, 409, s409="game_not_active: the game has started."),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        services.game_leave(game_id=game_id, user=player(request))
+        return _view(request, game_id)
+
+
+class GameMoves(APIView):
+    @extend_schema(
+        operation_id="games_move",
+        request=MoveSerializer,
+        responses={200: GameViewSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        body, seq = services.move_request(request.data)
+        game = services.move_apply(
+            game_id=game_id, user=player(request), body=body, expected_seq=seq
+        )
+        return Response(selectors.game_view(game, request.user))
+
+
+class GameEvents(APIView):
+    @extend_schema(
+        operation_id="games_events",
+        parameters=[
+            OpenApiParameter("after", int, description="Only events with a greater seq."),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int),
+        ],
+        responses={200: page_of(EventSerializer), **errors(400, 401, 404)},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = services.game_catch_up(game_id)
+        after = _non_negative_int(request, "after", 0)
+        you = selectors.seat_of(selectors.seats_of(game), request.user)
+        return paginate(
+            request,
+            selectors.game_events(game, after),
+            self,
+            present=lambda row: selectors.event_view(game, row, you),
+        )

@@ -1,0 +1,120 @@
+"""The game websocket (API.md "WebSocket"): pushes views, takes sync, move and chat messages."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.auth.models import User
+
+from games import push, selectors, services
+from games.models import Game
+from wizardsite.api import error_body, error_for
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One socket of one user at one game: their seat's view, or the public one."""
+
+    game_id: int
+    group: str | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        if not await database_sync_to_async(_game_exists)(self.game_id):
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        # Group membership expires after a day in channels_redis: join again on every connect.
+        self.group = push.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._send_view()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            content = json.loads(text_data or bytes_data or b"")
+        except (ValueError, UnicodeDecodeError):
+            await self._send_error(400, error_body("invalid", "Messages are JSON objects."))
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "sync":
+            await self._send_view()
+        elif kind == "move":
+            await self._move(content)
+        else:
+            await self._send_error(
+                400, error_body("invalid", "'type' is one of 'sync', 'move', 'chat'.")
+            )
+
+    async def _move(self, content: dict[str, Any]) -> None:
+        user = self.scope["user"]
+        try:
+            await database_sync_to_async(_apply_move)(self.game_id, user, content)
+        except Exception as error:
+            found = error_for(error)
+            if found is None:
+                raise
+            await self._send_error(*found)
+
+    async def game_state(self, message: dict[str, Any]) -> None:
+        """Views pushed after a committed change: this user's own, or the public one."""
+        view = message["views"].get(str(self.scope["user"].pk), message["public"])
+        await self.send_json({"type": "state", "state": view})
+
+    async def _send_view(self) -> None:
+        view = await database_sync_to_async(_view)(self.game_id, self.scope["user"])
+        await self.send_json({"type": "state", "state": view})
+
+    async def _send_error(self, status: int, body: dict[str, Any]) -> None:
+        await self.send_json({"type": "error", **body})
+
+
+def move_body(message: dict[str, Any]) -> dict[str, Any]:
+    """The REST move body inside a socket message. The message's own `type` is "move", so the
+    move's kind comes from a nested `move` object, a `move`/`kind` string, or the one field that
+    names it: {"type": "move", "move": {"type": "bid", "bid": 2}} and
+    {"type": "move", "bid": 2, "seq": 7} are the same move."""
+    nested = message.get("move")
+    if isinstance(nested, dict):
+        body = dict(nested)
+        if "seq" in message and "seq" not in body:
+            body["seq"] = message["seq"]
+        return body
+    body = {key: value for key, value in message.items() if key not in ("type", "move", "kind")}
+    kind = nested if isinstance(nested, str) else message.get("kind")
+    if kind is None:
+        kind = next((k for field, k in _KIND_BY_FIELD.items() if field in body), None)
+    body["type"] = kind
+    return body
+
+
+_KIND_BY_FIELD = {"bid": "bid", "card": "play", "suit": "trump"}
+
+
+def _game_exists(game_id: int) -> bool:
+    return Game.objects.filter(pk=game_id).exists()
+
+
+def _view(game_id: int, user: User) -> dict[str, Any]:
+    game = services.game_catch_up(game_id)
+    return selectors.game_view(game, user)
+
+
+def _apply_move(game_id: int, user: User, message: dict[str, Any]) -> None:
+    body, seq = services.move_request(move_body(message))
+    services.move_apply(game_id=game_id, user=user, body=body, expected_seq=seq)

@@ -1,0 +1,28 @@
+"""The locking querysets: every write to a game starts here."""
+
+from __future__ import annotations
+
+from typing import Literal, overload
+
+from games.models import Game
+from wizardsite.api import NotFound
+
+
+@overload
+def lock_game(game_id: int) -> Game: ...
+@overload
+def lock_game(game_id: int, *, skip_locked: Literal[True]) -> Game | None: ...
+
+
+def lock_game(game_id: int, *, skip_locked: bool = False) -> Game | None:
+    """The game row, locked until the transaction ends (moves on one game run one at a time).
+
+    With skip_locked, a row another transaction holds gives None instead of waiting: another
+    process got there first.
+    """
+    # of=self: lock the game row only, not the creator row joined to it.
+    rows = Game.objects.select_for_update(no_key=True, skip_locked=skip_locked, of=("self",))
+    game = rows.select_related("created_by").filter(pk=game_id).first()
+    if game is None and not skip_locked:
+        raise NotFound(f"There is no game {game_id}.")
+    return game

@@ -1,0 +1,142 @@
+"""Games, their seats, and the append-only event rows a game is rebuilt from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import State
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", _("open")
+    ACTIVE = "active", _("active")
+    FINISHED = "finished", _("finished")
+    ABORTED = "aborted", _("aborted")
+
+
+class Game(models.Model):
+    """One table: its options, its secret seed, and a cache of the engine state.
+
+    `state`, `seq`, `to_act` and `deadline` are derived from the event rows (tested against a
+    full replay) and kept here so a move need not replay the game.
+    """
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(
+        max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True
+    )
+    seats = models.PositiveSmallIntegerField()
+    bots = models.PositiveSmallIntegerField(default=0)
+    turn_seconds = models.PositiveSmallIntegerField(default=60)
+    hook_rule = models.BooleanField(default=True)
+    blind_first_round = models.BooleanField(default=True)
+    # Fair deal: the seed is secret until the game ends; its SHA-256 is public from the start.
+    seed = models.CharField(max_length=64, editable=False)
+    commitment = models.CharField(max_length=64, editable=False)
+    seq = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True, editable=False)
+    to_act = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.status}, {self.seats} seats)"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (GameStatus.FINISHED, GameStatus.ABORTED)
+
+    def engine_state(self) -> State | None:
+        """The cached engine state, or None before the start."""
+        return State.from_json(self.state) if self.state is not None else None
+
+
+class Seat(models.Model):
+    """A place at a table, taken by a user or by a bot of some kind."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_set")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    bot_kind = models.CharField(max_length=20, blank=True, default="")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # Set when the game finishes, from its game_over event (R15: ties share a place).
+    final_score = models.IntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="unique_seat_number"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_seat_per_user",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(user__isnull=False, bot_kind="")
+                    | models.Q(user__isnull=True) & ~models.Q(bot_kind="")
+                ),
+                name="seat_is_user_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of game {self.game_id}: {self.display_name}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def display_name(self) -> str:
+        if self.user is not None:
+            return self.user.get_username()
+        return f"{self.bot_kind.title()} Bot {self.number + 1}"
+
+
+class Event(models.Model):
+    """One engine event of a game, append-only: never updated, never deleted."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=20)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    auto = models.BooleanField(default=False)
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.type}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise ValueError("Event rows are append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ValueError("Event rows are append-only.")

@@ -1,0 +1,61 @@
+"""Pushing each connected player their own view after a committed change (never before).
+
+One channel-layer group per game. The message carries each seated user's view (made once
+here) and the public view; a socket forwards only the view of its own user, or the public one
+to spectators, so a player who joins a table while connected sees their hand at once. Delivery
+is at-most-once: every view carries the game's `seq`, and clients resync on a gap.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.models import AnonymousUser
+
+from games import selectors
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+# Set in Celery workers, which call async_to_sync without a lasting event loop.
+CLOSE_POOLS_AFTER_SEND = False
+
+
+def game_group(game_id: int) -> str:
+    """The group of a game's sockets (names allow only letters, digits, - _ .)."""
+    return f"game-{game_id}"
+
+
+def publish_game(game_id: int) -> None:
+    """Send every socket of the game the view its user may see."""
+    game = Game.objects.select_related("created_by").filter(pk=game_id).first()
+    if game is None:
+        return
+    seats = selectors.seats_of(game)
+    views = {
+        str(seat.user_id): selectors.game_view(game, seat.user, seats)
+        for seat in seats
+        if seat.user is not None
+    }
+    public = selectors.game_view(game, AnonymousUser(), seats)
+    send(game_group(game_id), {"type": "game.state", "views": views, "public": public})
+
+
+def send(group: str, message: dict[str, Any]) -> None:
+    """Best effort: a lost push is repaired by the client's seq check and resync."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(_send)(layer, group, message)
+    except Exception:
+        log.exception("push to %s failed", group)
+
+
+async def _send(layer: Any, group: str, message: dict[str, Any]) -> None:
+    await layer.group_send(group, message)
+    if CLOSE_POOLS_AFTER_SEND and hasattr(layer, "close_pools"):
+        await layer.close_pools()

@@ -1,0 +1,132 @@
+"""Reads: what one caller may see of a game, its events, and lists of games."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
+
+from games import engine
+from games.models import Event, Game, GameStatus, Seat
+from wizardsite.api import NotFound
+
+AnyUser = User | AnonymousUser
+
+
+def game_get(game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"There is no game {game_id}.")
+    return game
+
+
+def seats_of(game: Game) -> list[Seat]:
+    return list(game.seat_set.select_related("user"))
+
+
+def seat_of(seats: list[Seat], user: AnyUser) -> int | None:
+    """The seat number `user` holds at this table, or None."""
+    if not user.is_authenticated:
+        return None
+    return next((seat.number for seat in seats if seat.user_id == user.pk), None)
+
+
+def iso(moment: datetime | None) -> str | None:
+    """ISO-8601 UTC with a Z, as the contract writes times."""
+    return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
+
+
+def _table(game: Game, seats: list[Seat]) -> dict[str, Any]:
+    """What anyone may know of a table: its options and who sits where with what score."""
+    totals = (game.state or {}).get("totals") or [0] * game.seats
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "seats": game.seats,
+        "bots": game.bots,
+        "turn_seconds": game.turn_seconds,
+        "hook_rule": game.hook_rule,
+        "blind_first_round": game.blind_first_round,
+        "seq": game.seq,
+        "created_by": game.created_by.get_username(),
+        "created_at": iso(game.created_at),
+        "players": [
+            {
+                "seat": seat.number,
+                "username": seat.display_name,
+                "is_bot": seat.is_bot,
+                "score": totals[seat.number],
+            }
+            for seat in seats
+        ],
+        "free_seats": game.seats - len(seats),
+    }
+
+
+def game_view(game: Game, user: AnyUser, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """The contract's game view for `user`: their own seat's view, or the public one."""
+    seats = seats if seats is not None else seats_of(game)
+    you = seat_of(seats, user)
+    state = game.engine_state()
+    view: dict[str, Any] = {
+        **_table(game, seats),
+        "you": you,
+        "round": None,
+        "hand": None,
+        "visible_hands": {},
+        "to_act": None,
+        "deadline": None,
+        "legal": None,
+        "scores": [],
+        "winners": None,
+        "shuffle_commitment": game.commitment,
+        "shuffle_seed": game.seed if game.is_over else None,
+    }
+    if state is not None:
+        seat_view = engine.seat_view(state, you)
+        if game.status != GameStatus.ACTIVE:
+            seat_view["legal"] = None  # an aborted game takes no more moves
+            seat_view["to_act"] = None
+        view.update(seat_view)
+        view.pop("totals", None)
+        view["deadline"] = iso(game.deadline) if game.status == GameStatus.ACTIVE else None
+    return view
+
+
+def game_events(game: Game, after: int) -> QuerySet[Event]:
+    return game.events.filter(seq__gt=after).order_by("seq")
+
+
+def event_view(game: Game, row: Event, you: int | None) -> dict[str, Any]:
+    """One event row as the caller may see it: a deal shows only what R9 or their hand allows."""
+    return {
+        "seq": row.seq,
+        "type": row.type,
+        "seat": row.seat,
+        "auto": row.auto,
+        "at": iso(row.created_at),
+        "payload": engine.event_view(
+            row.payload, you, blind_first_round=game.blind_first_round, reveal=game.is_over
+        ),
+    }
+
+
+def game_list(*, user: AnyUser, status: str | None, mine: bool) -> QuerySet[Game]:
+    games = Game.objects.select_related("created_by")
+    if status is not None:
+        games = games.filter(status=status)
+    if mine:
+        games = games.filter(seat_set__user=user) if user.is_authenticated else games.none()
+    return games.prefetch_related("seat_set__user").order_by("-created_at", "-pk")
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    """A game in a list: its options, players, free seats and progress (no cards)."""
+    round_number = (game.state or {}).get("round") or None
+    return {
+        **_table(game, list(game.seat_set.all())),
+        "round_number": round_number,
+        "to_act": game.to_act if game.status == GameStatus.ACTIVE else None,
+    }

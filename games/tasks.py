@@ -1,0 +1,21 @@
+"""Celery tasks: thin wrappers around services."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from celery.signals import worker_init, worker_process_init
+
+from games import push, services
+
+
+@shared_task(ignore_result=True)
+def expire_turns() -> int:
+    """R16: apply the auto-move of every turn whose deadline has passed."""
+    return services.turns_expire()
+
+
+@worker_init.connect
+@worker_process_init.connect
+def _close_pools_after_each_push(**_: object) -> None:
+    # A worker has no lasting event loop: each push runs in a new one (channels_redis trap).
+    push.CLOSE_POOLS_AFTER_SEND = True

@@ -1,0 +1,203 @@
+"""Helpers for the live-play tests: game sockets on the ASGI app, and sync set-up that async
+tests run through database_sync_to_async."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any, TypeVar
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from games import engine, push
+from games.models import Event as EventRow
+from games.models import Game
+from tests.games.helpers import Player, choose_move, register_player, seat_players, strings_in
+from wizardsite.asgi import application
+
+T = TypeVar("T")
+WAIT = 5.0  # seconds a push may take in-process before the test gives up
+QUIET = 0.3  # seconds of silence that count as "nothing was sent"
+ALLOWED_ORIGIN = b"http://testserver"  # "testserver" is in the default ALLOWED_HOSTS
+
+_names = itertools.count(1)
+
+
+async def db(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run sync (ORM, test client) code from an async test."""
+    return await database_sync_to_async(call)(*args, **kwargs)
+
+
+class Socket:
+    """One open game socket, read and written as JSON."""
+
+    def __init__(self, communicator: WebsocketCommunicator) -> None:
+        self.communicator = communicator
+
+    async def message(self, timeout: float = WAIT) -> dict[str, Any]:
+        message: dict[str, Any] = await self.communicator.receive_json_from(timeout)
+        return message
+
+    async def state(self, timeout: float = WAIT) -> dict[str, Any]:
+        """The next message, which must be a pushed or requested game view."""
+        message = await self.message(timeout)
+        assert message["type"] == "state" and set(message) == {"type", "state"}, message
+        state: dict[str, Any] = message["state"]
+        return state
+
+    async def error(self) -> dict[str, Any]:
+        """The next message, which must be the contract's error object."""
+        message = await self.message()
+        assert message["type"] == "error" and set(message) == {"type", "error"}, message
+        error: dict[str, Any] = message["error"]
+        assert {"code", "message"} <= set(error) <= {"code", "message", "fields"}, error
+        assert isinstance(error["message"], str) and error["message"]
+        return error
+
+    async def nothing(self) -> bool:
+        """True when nothing more arrives for a moment."""
+        quiet: bool = await self.communicator.receive_nothing(QUIET)
+        return quiet
+
+    async def drain(self) -> list[dict[str, Any]]:
+        """Every message already sent, oldest first."""
+        found = []
+        while not await self.communicator.receive_nothing(QUIET):
+            found.append(await self.message())
+        return found
+
+    async def send(self, body: Any) -> None:
+        await self.communicator.send_json_to(body)
+
+    async def send_text(self, text: str) -> None:
+        await self.communicator.send_to(text_data=text)
+
+
+class Sockets:
+    """Connects to /ws/games/{id}/ on wizardsite.asgi.application; closes everything it opened."""
+
+    def __init__(self) -> None:
+        self.communicators: list[WebsocketCommunicator] = []
+
+    async def attempt(
+        self, game_id: int, *, token: str | None = None, headers: list[tuple[bytes, bytes]] = ()
+    ) -> tuple[WebsocketCommunicator, bool, Any]:
+        path = f"/ws/games/{game_id}/" + (f"?token={token}" if token is not None else "")
+        communicator = WebsocketCommunicator(application, path, headers=list(headers))
+        self.communicators.append(communicator)
+        connected, detail = await communicator.connect(timeout=WAIT)
+        return communicator, connected, detail
+
+    async def open(
+        self, game_id: int, *, token: str | None = None, headers: list[tuple[bytes, bytes]] = ()
+    ) -> Socket:
+        """An accepted socket whose first message (the caller's view on connect) is unread."""
+        communicator, connected, detail = await self.attempt(game_id, token=token, headers=headers)
+        assert connected, f"connection refused with close code {detail}"
+        return Socket(communicator)
+
+    async def refused(
+        self, game_id: int, *, token: str | None = None, headers: list[tuple[bytes, bytes]] = ()
+    ) -> int:
+        """The close code of a connection the server must refuse."""
+        communicator, connected, detail = await self.attempt(game_id, token=token, headers=headers)
+        assert not connected, "the connection was accepted"
+        assert await communicator.receive_nothing(QUIET), "a refused socket was sent data"
+        code: int = detail
+        return code
+
+    async def close_all(self) -> None:
+        for communicator in self.communicators:
+            await communicator.disconnect(timeout=WAIT)
+
+
+# -- sync set-up (run through `db`) -----------------------------------------------------------
+def new_players(count: int) -> list[Player]:
+    return [register_player(f"live{next(_names)}") for _ in range(count)]
+
+
+def session_cookie(player: Player) -> bytes:
+    """The Cookie header of a browser signed in as `player` (a session, no token)."""
+    client = Client()
+    client.force_login(User.objects.get(pk=player.user_id))
+    name = settings.SESSION_COOKIE_NAME
+    return f"{name}={client.cookies[name].value}".encode()
+
+
+def table(count: int, **options: Any) -> tuple[int, list[Player]]:
+    """A started table of `count` players (plus bots, if asked); player i sits in seat i."""
+    people = new_players(count)
+    return seat_players(people, **options), people
+
+
+def game_row(game_id: int) -> Game:
+    return Game.objects.get(pk=game_id)
+
+
+def event_rows(game_id: int) -> list[EventRow]:
+    return list(EventRow.objects.filter(game_id=game_id).order_by("seq"))
+
+
+def hands(game_id: int) -> list[tuple[str, ...]]:
+    """Every seat's cards now, from the cached engine state (what no view may leak)."""
+    state = game_row(game_id).engine_state()
+    assert state is not None
+    return state.hands
+
+
+def next_move(people: list[Player], game_id: int) -> tuple[int, dict[str, Any]]:
+    """The seat to act and a legal move for it with the seq it saw (from its own view)."""
+    view = people[0].view(game_id)
+    seat = view["to_act"]
+    assert seat is not None, view
+    mine = people[seat].view(game_id)
+    return seat, {**choose_move(mine["legal"], None), "seq": mine["seq"]}
+
+
+def rest_move(people: list[Player], game_id: int) -> tuple[int, dict[str, Any]]:
+    """The seat to act makes a legal move through REST; its seat and the 200 response body."""
+    seat, body = next_move(people, game_id)
+    response = people[seat].move(game_id, body)
+    assert response.status_code == 200, response.content
+    view: dict[str, Any] = response.json()
+    return seat, view
+
+
+def expire_turn(game_id: int, *, ago: timedelta = timedelta(seconds=1)) -> Game:
+    """Move the running turn's deadline into the past (as if the clock ran out `ago`)."""
+    Game.objects.filter(pk=game_id).update(deadline=timezone.now() - ago)
+    return game_row(game_id)
+
+
+def assert_rows_consistent(game_id: int) -> list[EventRow]:
+    """Seqs 1..n without a gap, Game.seq the last one, the cached state their replay."""
+    rows = event_rows(game_id)
+    game = game_row(game_id)
+    assert [row.seq for row in rows] == list(range(1, len(rows) + 1))
+    assert game.seq == rows[-1].seq
+    replayed = engine.replay(row.payload for row in rows)
+    assert game.engine_state() == replayed
+    assert game.to_act == replayed.to_act
+    return rows
+
+
+def group_members(game_id: int) -> set[str]:
+    """The channels in a game's group of the in-memory layer (who a push would reach)."""
+    layer = get_channel_layer()
+    return set(getattr(layer, "groups", {}).get(push.game_group(game_id), {}))
+
+
+def cards_of(seats: list[tuple[str, ...]]) -> set[str]:
+    return {code for hand in seats for code in hand}
+
+
+def leaked(view: dict[str, Any], secret: set[str]) -> set[str]:
+    """The secret card codes that appear anywhere in a view."""
+    return secret & set(strings_in(view))

@@ -1,0 +1,28 @@
+"""ASGI entry point (Daphne): Django for HTTP, Channels for the game websockets."""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wizardsite.settings")
+django_asgi_app = get_asgi_application()  # set up Django before importing consumers
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import path  # noqa: E402
+
+from games.consumers import GameConsumer  # noqa: E402
+from wizardsite.ws_auth import TokenAuthMiddleware, origin_validator  # noqa: E402
+
+websocket_urls = [path("ws/games/<int:game_id>/", GameConsumer.as_asgi())]
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": origin_validator(
+            TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))
+        ),
+    }
+)
