@@ -7,18 +7,23 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from games.models import GameStatus, Seat
+from league.models import Rating
+from league.ratings import PROVISIONAL_GAMES, display
 
 
 def user_summary(user: User) -> dict[str, Any]:
     """The player with their game counts (the league adds the rating)."""
+    rating = Rating.objects.filter(user=user).first()
     seats = Seat.objects.filter(user=user)
     finished = seats.filter(game__status=GameStatus.FINISHED)
     return {
         "id": user.pk,
         "username": user.get_username(),
-        "email": getattr(user, "email", ""),
-        "date_joined": getattr(user, "date_joined", None),
-        "rating": None,
+        "email": user.email,
+        "date_joined": user.date_joined,
+        "rating": display(rating.ordinal) if rating else None,
+        "provisional": (rating.games if rating else 0) < PROVISIONAL_GAMES,
+        "league_games": rating.games if rating else 0,
         "games_played": finished.count(),
         "games_won": finished.filter(place=1).count(),
         "games_active": seats.filter(game__status=GameStatus.ACTIVE).count(),

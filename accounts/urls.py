@@ -1,10 +1,9 @@
-from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # login, logout, password change and reset: Django's views with our templates
+    path("", include("django.contrib.auth.urls")),
 ]

@@ -36,6 +36,7 @@ import math
 import os
 import random
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -195,31 +196,40 @@ class Stack:
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (all its threads), from /proc; 0 when unknown."""
+def cpu_seconds(pid: int, *, children: bool = False) -> float:
+    """User + system CPU time of a process (all its threads), from /proc; with `children`,
+    plus that of the children it has reaped. 0 when unknown."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return 0.0
-    fields = stat.rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    fields = [int(value) for value in stat.rsplit(")", 1)[1].split()[11:15]]
+    return sum(fields if children else fields[:2]) / CLOCK_TICKS
 
 
-def pids_named(name: str) -> list[int]:
+def pids_where(match: Callable[[str, str], bool]) -> list[int]:
+    """The processes whose (comm, command line) match."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             with contextlib.suppress(OSError):
-                if (entry / "comm").read_text().strip() == name:
+                comm = (entry / "comm").read_text().strip()
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                if match(comm, cmdline):
                     found.append(int(entry.name))
     return found
 
 
-def cpu_snapshot(stack: Stack) -> dict[str, float]:
+def cpu_snapshot(stack: Stack, redis_port: int) -> dict[str, float]:
+    """Cumulative CPU seconds of each part. PostgreSQL forks a backend per connection (and the
+    app connects per request), so its figure counts living backends plus the ones the
+    postmaster has reaped; it includes every other client of that server."""
     snapshot = {name: cpu_seconds(p.pid) for name, p in stack.processes.items()}
     snapshot["client (this)"] = time.process_time()
-    snapshot["postgres (all)"] = sum(cpu_seconds(pid) for pid in pids_named("postgres"))
-    snapshot["redis-server (all)"] = sum(cpu_seconds(pid) for pid in pids_named("redis-server"))
+    postgres = pids_where(lambda comm, _: comm == "postgres")
+    snapshot["postgres (whole server)"] = sum(cpu_seconds(p, children=True) for p in postgres)
+    redis = pids_where(lambda comm, line: comm == "redis-server" and f":{redis_port}" in line)
+    snapshot["redis-server"] = sum(cpu_seconds(pid) for pid in redis)
     return snapshot
 
 
@@ -397,9 +407,17 @@ class Table:
 
 
 async def open_tables(
-    port: int, accounts: list[Account], games: int, turn_seconds: int, seed: int
+    port: int,
+    accounts: list[Account],
+    games: int,
+    turn_seconds: int,
+    seed: int,
+    stagger: float = 0.0,
 ) -> list[Table]:
-    """`games` full tables of four humans: one creates it, three join (it starts at once)."""
+    """`games` full tables of four humans: one creates it, three join (it starts at once).
+    With `stagger`, each table opens after a random delay of up to that many seconds."""
+    rng = random.Random(seed)
+    delays = [rng.random() * stagger for _ in range(games)]
 
     def job(g: int) -> Callable[[], Awaitable[Table]]:
         async def open_table() -> Table:
@@ -408,6 +426,7 @@ async def open_tables(
                 Player(account, Http(port, account.token), i, random.Random(f"{seed}-{g}-{i}"))
                 for i, account in enumerate(chosen)
             ]
+            await asyncio.sleep(delays[g])
             body = {"seats": PLAYERS, "bots": 0, "turn_seconds": turn_seconds}
             view = await players[0].http.post("/api/v1/games/", body)
             game_id = int(view["id"])
@@ -417,7 +436,7 @@ async def open_tables(
 
         return open_table
 
-    return await bounded(8, [job(g) for g in range(games)])
+    return await bounded(games if stagger else 8, [job(g) for g in range(games)])
 
 
 async def connect_sockets(port: int, tables: list[Table]) -> None:
@@ -434,6 +453,7 @@ async def connect_sockets(port: int, tables: list[Table]) -> None:
                 raise RuntimeError(f"first message on game {table.id}: {first}")
             player.view = first["state"]
             player.seq = int(first["state"]["seq"])
+            player.arrivals.append((player.seq, time.perf_counter()))
 
         return open_socket
 
@@ -512,13 +532,12 @@ async def move(run: Throughput, table: Table, player: Player, body: dict[str, An
     if answered <= run.ended or run.running:
         run.moves += 1
     seq = int(answer["seq"])
-    reached = [p.reached(seq) for p in table.players]
-    if any(at is None for at in reached):
-        waiting = {p.index for p, at in zip(table.players, reached, strict=True) if at is None}
+    waiting = {p.index for p in table.players if p.seq < seq}
+    if waiting:
         table.pending.append(Pending(seq, sent, answered, waiting))
-    else:
+    else:  # every socket already has it
         run.latencies.append(0.0)
-        run.round_trips.append(max(at for at in reached if at is not None) - sent)
+        run.round_trips.append(max(p.reached(seq) or answered for p in table.players) - sent)
         run.pushed_first += 1
 
 
@@ -612,7 +631,8 @@ class Lateness:
 async def auto_moves(
     port: int, accounts: list[Account], games: int, seconds: float, seed: int
 ) -> Lateness:
-    tables = await open_tables(port, accounts, games, turn_seconds=5, seed=seed)
+    # Tables start at random points of the timer sweep's 1 s period, as real ones do.
+    tables = await open_tables(port, accounts, games, turn_seconds=5, seed=seed, stagger=1.0)
     await connect_sockets(port, tables)
     found = Lateness()
 
@@ -687,9 +707,10 @@ async def measure(args: argparse.Namespace, stack: Stack) -> None:
     accounts = await register(port, users)
     print(f"live: registered {users} players in {time.perf_counter() - began:.1f} s")
 
-    before = cpu_snapshot(stack)
+    redis_port = urlsplit(args.redis_url).port or 6379
+    before = cpu_snapshot(stack, redis_port)
     run = await throughput(port, accounts, args.games, args.seconds, args.seed)
-    after = cpu_snapshot(stack)
+    after = cpu_snapshot(stack, redis_port)
     stack.check_alive()
     window = run.ended - run.started
     rate = run.moves / window if window > 0 else 0.0
@@ -725,6 +746,10 @@ async def measure(args: argparse.Namespace, stack: Stack) -> None:
     )
 
 
+def interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -757,6 +782,8 @@ def main() -> None:
     loopback_only(args.database_url, "--database-url")
     loopback_only(args.redis_url, "--redis-url")
     args.port = args.port or free_port()
+    signal.signal(signal.SIGTERM, interrupted)  # stop the stack on `kill` too, not only Ctrl-C
+    signal.signal(signal.SIGINT, interrupted)  # even when started with SIGINT ignored
 
     env = {
         **os.environ,
@@ -782,6 +809,9 @@ def main() -> None:
         try:
             stack.start()
             asyncio.run(measure(args, stack))
+        except KeyboardInterrupt:
+            print("live: interrupted", file=sys.stderr)
+            raise SystemExit(130) from None
         except BaseException:
             for name in stack.processes:
                 print(f"--- {name} log (last lines)\n{stack.log_tail(name)}", file=sys.stderr)

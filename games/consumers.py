@@ -84,6 +84,25 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json({"type": "error", **body})
 
 
+class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """Tells a lobby page that tables changed; the page fetches the list it may see."""
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(push.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(push.LOBBY_GROUP, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        return None  # the lobby only listens
+
+    async def lobby_changed(self, message: dict[str, Any]) -> None:
+        await self.send_json(
+            {"type": "lobby", "game": message["game"], "status": message["status"]}
+        )
+
+
 def move_body(message: dict[str, Any]) -> dict[str, Any]:
     """The REST move body inside a socket message. The message's own `type` is "move", so the
     move's kind comes from a nested `move` object, a `move`/`kind` string, or the one field that

@@ -46,6 +46,12 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True, editable=False)
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # R17: decided by league.eligibility when the game ends, and again if a moderator voids it.
+    league = models.BooleanField(default=False, db_index=True)
+    voided = models.BooleanField(default=False)
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -80,6 +86,7 @@ class Seat(models.Model):
     # Set when the game finishes, from its game_over event (R15: ties share a place).
     final_score = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
+    exact_bids = models.PositiveSmallIntegerField(null=True, blank=True)  # rounds bid exactly
 
     class Meta:
         ordering = ["game", "number"]

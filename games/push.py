@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 CLOSE_POOLS_AFTER_SEND = False
 
 
+LOBBY_GROUP = "lobby"
+
+
 def game_group(game_id: int) -> str:
     """The group of a game's sockets (names allow only letters, digits, - _ .)."""
     return f"game-{game_id}"
@@ -42,6 +45,8 @@ def publish_game(game_id: int) -> None:
     }
     public = selectors.game_view(game, AnonymousUser(), seats)
     send(game_group(game_id), {"type": "game.state", "views": views, "public": public})
+    # Lobbies only hear that something changed; they fetch the open tables they may see.
+    send(LOBBY_GROUP, {"type": "lobby.changed", "game": game_id, "status": game.status})
 
 
 def send(group: str, message: dict[str, Any]) -> None:

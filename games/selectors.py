@@ -83,6 +83,7 @@ def game_view(game: Game, user: AnyUser, seats: list[Seat] | None = None) -> dic
         "winners": None,
         "shuffle_commitment": game.commitment,
         "shuffle_seed": game.seed if game.is_over else None,
+        "rematch": _rematch_id(game),
     }
     if state is not None:
         seat_view = engine.seat_view(state, you)
@@ -93,6 +94,12 @@ def game_view(game: Game, user: AnyUser, seats: list[Seat] | None = None) -> dic
         view.pop("totals", None)
         view["deadline"] = iso(game.deadline) if game.status == GameStatus.ACTIVE else None
     return view
+
+
+def _rematch_id(game: Game) -> int | None:
+    if game.status != GameStatus.FINISHED:
+        return None
+    return Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
 
 
 def game_events(game: Game, after: int) -> QuerySet[Event]:

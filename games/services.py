@@ -19,6 +19,7 @@ from games.engine import EngineError, Event, Move, State
 from games.locks import lock_game
 from games.models import Event as EventRow
 from games.models import Game, GameStatus, Seat
+from league import services as league_services
 from wizardsite.api import (
     ApplicationError,
     GameFull,
@@ -40,6 +41,7 @@ def game_create(
     hook_rule: bool = True,
     blind_first_round: bool = True,
     bot_kind: str | None = None,
+    rematch_of: Game | None = None,
 ) -> Game:
     """A new table: the creator takes seat 0, bots the last seats; full tables start at once."""
     turn_seconds = turn_seconds if turn_seconds is not None else settings.TURN_SECONDS_DEFAULT
@@ -65,6 +67,7 @@ def game_create(
             blind_first_round=blind_first_round,
             seed=seed,
             commitment=engine.commitment(seed),
+            rematch_of=rematch_of,
         )
         Seat.objects.bulk_create(
             [Seat(game=game, number=0, user=user)]
@@ -72,7 +75,38 @@ def game_create(
         )
         if bots == seats - 1:
             _start(game)
+        else:
+            _publish_on_commit(game)
     return game
+
+
+def game_rematch(*, game_id: int, user: User) -> Game:
+    """A new table with the same options for a finished game's players; the first player to
+    ask creates it (taking seat 0), the others join it. Asking again returns the same table."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not game.seat_set.filter(user=user).exists():
+            raise NotAPlayer("Only the game's players can start its rematch.")
+        if game.status != GameStatus.FINISHED:
+            raise GameNotActive("A rematch follows a finished game.")
+        rematch = Game.objects.filter(rematch_of=game).first()
+        if rematch is None:
+            bot_kind = next((s.bot_kind for s in game.seat_set.all() if s.is_bot), None)
+            rematch = game_create(
+                user=user,
+                seats=game.seats,
+                bots=game.bots,
+                turn_seconds=game.turn_seconds,
+                hook_rule=game.hook_rule,
+                blind_first_round=game.blind_first_round,
+                bot_kind=bot_kind,
+                rematch_of=game,
+            )
+            _publish_on_commit(game)  # the players at the old table see the invitation
+            return rematch
+    return (
+        game_join(game_id=rematch.pk, user=user) if rematch.status == GameStatus.OPEN else rematch
+    )
 
 
 def game_join(*, game_id: int, user: User) -> Game:
@@ -216,7 +250,7 @@ def _decide(
     assert state is not None  # an active game has started
     state, events = engine.take_turn(state, seat, move, seed=game.seed, auto=auto)
     state = _bots_reply(game, seats, state, events)
-    _record(game, state, events, at=at)
+    _record(game, seats, state, events, at=at)
 
 
 def _start(game: Game) -> None:
@@ -229,8 +263,9 @@ def _start(game: Game) -> None:
     )
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
-    state = _bots_reply(game, list(game.seat_set.all()), state, events)
-    _record(game, state, events)
+    seats = list(game.seat_set.all())
+    state = _bots_reply(game, seats, state, events)
+    _record(game, seats, state, events)
 
 
 def _bots_reply(game: Game, seats: list[Seat], state: State, events: list[Event]) -> State:
@@ -246,7 +281,9 @@ def _bots_reply(game: Game, seats: list[Seat], state: State, events: list[Event]
     return state
 
 
-def _record(game: Game, state: State, events: list[Event], *, at: datetime | None = None) -> None:
+def _record(
+    game: Game, seats: list[Seat], state: State, events: list[Event], *, at: datetime | None = None
+) -> None:
     """Append the event rows, refresh the game's cached state, turn and deadline, and push the
     new views once the transaction commits."""
     first = game.seq + 1
@@ -275,22 +312,27 @@ def _record(game: Game, state: State, events: list[Event], *, at: datetime | Non
     if state.is_over:
         game.status = GameStatus.FINISHED
         game.finished_at = now
-        fields.append("finished_at")
-        _record_results(game, state)
+        fields += ["finished_at", "league"]
+        _record_results(game, seats, state)
     game.save(update_fields=fields)
     _publish_on_commit(game)
 
 
 def _publish_on_commit(game: Game) -> None:
+    """Push the game's new views, and tell lobbies a table changed, once the rows are in."""
     game_id = game.pk
     transaction.on_commit(lambda: push.publish_game(game_id))
 
 
-def _record_results(game: Game, state: State) -> None:
-    """Each seat's final score and place (R15), for standings and profiles."""
+def _record_results(game: Game, seats: list[Seat], state: State) -> None:
+    """Each seat's final score, place (R15) and exact bids; then the league's part (R17),
+    in this same transaction."""
     places = engine.places(state.totals)
-    seats = list(game.seat_set.all())
     for seat in seats:
         seat.final_score = state.totals[seat.number]
         seat.place = places[seat.number]
-    Seat.objects.bulk_update(seats, ["final_score", "place"])
+        seat.exact_bids = sum(
+            record["bids"][seat.number] == record["tricks"][seat.number] for record in state.scores
+        )
+    Seat.objects.bulk_update(seats, ["final_score", "place", "exact_bids"])
+    league_services.game_finished(game=game, seats=seats)

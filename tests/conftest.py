@@ -1,4 +1,9 @@
-"""Shared test set-up: tests that need a real service never skip silently in CI."""
+"""Shared test set-up: which tests need which real service.
+
+`postgres` tests run only when the database is PostgreSQL (`.ci/run` runs the suite a second
+time on PostgreSQL and fails at once if the server is not there). Tests that need Redis or
+Chromium skip where those are missing, except under REQUIRE_SERVICES=1 (CI), where they fail.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +12,13 @@ import os
 import pytest
 from django.db import connection
 
-# CI sets REQUIRE_SERVICES=1: there a test that needs a missing service fails instead of skipping.
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "") == "1"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if connection.vendor == "postgresql":
         return
+    skip = pytest.mark.skip(reason="needs PostgreSQL: runs in the DATABASE_URL=postgres:// pass")
     for item in items:
-        if item.get_closest_marker("postgres") is None:
-            continue
-        if REQUIRE_SERVICES:
-            item.add_marker(pytest.mark.usefixtures("_fail_without_postgres"))
-        else:
-            item.add_marker(pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL"))
-
-
-@pytest.fixture
-def _fail_without_postgres() -> None:
-    pytest.fail("REQUIRE_SERVICES=1 but the database is not PostgreSQL: set DATABASE_URL.")
+        if item.get_closest_marker("postgres") is not None:
+            item.add_marker(skip)

@@ -1,9 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
+from accounts import views as accounts_views
 from games import api as games_api
+from games import views as games_views
+from league import api as league_api
+from league import views as league_views
 from wizardsite import views
 
 api_v1 = [
@@ -16,8 +21,25 @@ api_v1 = [
     path("games/<int:game_id>/leave/", games_api.GameLeave.as_view(), name="api-game-leave"),
     path("games/<int:game_id>/moves/", games_api.GameMoves.as_view(), name="api-game-moves"),
     path("games/<int:game_id>/events/", games_api.GameEvents.as_view(), name="api-game-events"),
+    path("league/leaderboard/", league_api.Leaderboard.as_view(), name="api-leaderboard"),
+    path("players/<str:username>/", league_api.PlayerDetail.as_view(), name="api-player"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]
+
+pages = [
+    path("", views.home, name="home"),
+    path("rules/", views.rules, name="rules"),
+    path("lobby/", games_views.lobby, name="lobby"),
+    path("lobby/tables/", games_views.lobby_tables, name="lobby-tables"),
+    path("games/mine/", games_views.my_games, name="my-games"),
+    path("games/<int:game_id>/", games_views.table, name="table"),
+    path("games/<int:game_id>/join/", games_views.join, name="join"),
+    path("games/<int:game_id>/leave/", games_views.leave, name="leave"),
+    path("games/<int:game_id>/rematch/", games_views.rematch, name="rematch"),
+    path("games/<int:game_id>/replay/", games_views.replay, name="replay"),
+    path("players/<str:username>/", accounts_views.profile, name="profile"),
+    path("leaderboard/", league_views.leaderboard, name="leaderboard"),
 ]
 
 urlpatterns = [
@@ -26,7 +48,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", views.home, name="home"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    *pages,
 ]
 
 handler404 = "wizardsite.views.page_not_found"

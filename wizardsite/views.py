@@ -1,17 +1,41 @@
-"""Site-wide pages and the JSON error pages of the API."""
+"""Site-wide pages (home, rules) and the JSON error pages of the API."""
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
+import markdown
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.views.defaults import page_not_found as html_page_not_found
 from django.views.defaults import server_error as html_server_error
 
 from wizardsite.api import error_body
 
+RULES_DIR = Path(__file__).resolve().parent.parent / "games" / "rules"
+
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    """The full rules (R1–R17) in the reader's language, from the project's rules texts."""
+    return render(request, "rules.html", {"rules_html": rules_html(get_language() or "en")})
+
+
+@cache
+def rules_html(language: str) -> SafeString:
+    source = RULES_DIR / f"{language.split('-')[0]}.md"
+    if not source.exists():
+        source = RULES_DIR / "en.md"
+    # Our own file, written by us: safe to render as HTML.
+    html: str = markdown.markdown(source.read_text(), extensions=["toc", "tables", "attr_list"])
+    safe: SafeString = mark_safe(html)
+    return safe
 
 
 def api_not_found(request: HttpRequest) -> JsonResponse:

@@ -57,11 +57,12 @@ def test_a_move_costs_the_same_few_queries_at_the_first_and_the_last_trick(
     last = counted_move(game_id, people[state.to_act])  # the game's last trick
     assert first == last <= MAX_QUERIES, (first, last)
 
-    # The move that ends the game (scores, places) stays within the bound as well.
+    # The move that ends the game also records places and, for a league game, rates it in the
+    # same transaction: a fixed number of queries more, whatever the length of the game.
     state = advance_until(game_id, lambda s: len(s.trick) == 5)
     final = counted_move(game_id, people[state.to_act])
     assert game_row(game_id).status == "finished"
-    assert final <= MAX_QUERIES, final
+    assert final <= MAX_QUERIES + 8, final
 
 
 def _queries_for(player: Player, url: str) -> int:

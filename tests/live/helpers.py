@@ -118,6 +118,16 @@ class Sockets:
             await communicator.disconnect(timeout=WAIT)
 
 
+async def open_seats(sockets: Sockets, game_id: int, people: list[Player]) -> list[Socket]:
+    """A socket per player (by token), each past its first, connect-time view."""
+    opened = []
+    for player in people:
+        socket = await sockets.open(game_id, token=player.token)
+        await socket.state()
+        opened.append(socket)
+    return opened
+
+
 # -- sync set-up (run through `db`) -----------------------------------------------------------
 def new_players(count: int) -> list[Player]:
     return [register_player(f"live{next(_names)}") for _ in range(count)]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from games.consumers import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED
 from tests.live.helpers import ALLOWED_ORIGIN, Sockets, db, session_cookie, table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -36,29 +35,28 @@ async def test_a_session_cookie_from_an_allowed_origin_opens_the_players_own_vie
 async def test_anonymous_sockets_are_closed_with_4401(sockets: Sockets) -> None:
     game_id, people = await db(table, 3)
     assert await sockets.refused(game_id, headers=[(b"origin", ALLOWED_ORIGIN)]) == 4401
-    assert await sockets.refused(game_id, token="not-a-token") == CLOSE_UNAUTHENTICATED
+    assert await sockets.refused(game_id, token="not-a-token") == 4401
     assert await sockets.refused(game_id, headers=[(b"cookie", b"sessionid=forged")]) == 4401
     # A deactivated account's token no longer opens anything.
     await db(User.objects.filter(pk=people[0].user_id).update, is_active=False)
-    assert await sockets.refused(game_id, token=people[0].token) == CLOSE_UNAUTHENTICATED
+    assert await sockets.refused(game_id, token=people[0].token) == 4401
 
 
 async def test_a_socket_for_an_unknown_game_is_closed_with_4404(sockets: Sockets) -> None:
     game_id, people = await db(table, 3)
     assert await sockets.refused(game_id + 1000, token=people[0].token) == 4404
-    assert CLOSE_NOT_FOUND == 4404
 
 
 async def test_a_foreign_origin_is_refused_even_with_valid_credentials(sockets: Sockets) -> None:
     game_id, people = await db(table, 3)
     cookie = await db(session_cookie, people[0])
     # The same credentials open a socket from the site itself, so only the Origin differs.
-    allowed = await sockets.open(game_id, headers=[(b"cookie", cookie), (b"origin", ALLOWED_ORIGIN)])
+    allowed = await sockets.open(
+        game_id, headers=[(b"cookie", cookie), (b"origin", ALLOWED_ORIGIN)]
+    )
     assert (await allowed.state())["you"] == 0
     await sockets.refused(game_id, headers=[(b"cookie", cookie), (b"origin", FOREIGN_ORIGIN)])
-    await sockets.refused(
-        game_id, token=people[0].token, headers=[(b"origin", FOREIGN_ORIGIN)]
-    )
+    await sockets.refused(game_id, token=people[0].token, headers=[(b"origin", FOREIGN_ORIGIN)])
     await sockets.refused(
         game_id, headers=[(b"cookie", cookie), (b"origin", b"http://testserver.evil.example")]
     )

@@ -8,9 +8,7 @@ from typing import Any
 import pytest
 
 from games import engine
-from tests.games.helpers import Player
 from tests.live.helpers import (
-    Socket,
     Sockets,
     assert_rows_consistent,
     db,
@@ -18,19 +16,11 @@ from tests.live.helpers import (
     game_row,
     new_players,
     next_move,
+    open_seats,
     table,
 )
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-async def open_seats(sockets: Sockets, game_id: int, people: list[Player]) -> list[Socket]:
-    opened = []
-    for player in people:
-        socket = await sockets.open(game_id, token=player.token)
-        await socket.state()
-        opened.append(socket)
-    return opened
 
 
 def nested(body: dict[str, Any]) -> dict[str, Any]:
@@ -63,11 +53,12 @@ async def test_a_move_sent_over_the_socket_applies_and_reaches_every_socket(
             state = await socket.state()
             assert state["seq"] > before.seq and state["you"] == other
             assert state == await db(people[other].view, game_id)
-            assert await socket.nothing()
         rows = await db(assert_rows_consistent, game_id)
         decision = rows[before.seq]  # the row right after the state the mover saw
         assert (decision.seat, decision.auto) == (seat, False)
         assert decision_fields(decision.payload) == {k: v for k, v in body.items() if k != "seq"}
+    for socket in seat_sockets:
+        assert await socket.nothing()  # one push per move (a second one would have failed above)
 
 
 async def test_refused_socket_moves_answer_only_the_sender_and_change_nothing(
@@ -140,7 +131,12 @@ async def test_blind_first_round_plays_its_trick_alone_and_sockets_get_round_two
         (seat % 3, True) for seat in range(deal["dealer"] + 1, deal["dealer"] + 4)
     ]  # R9 and R10: from the left of the dealer, each seat's one card, by nobody's hand
     assert [row.payload["card"] for row in plays] == [deal["hands"][row.seat][0] for row in plays]
-    assert [row.type for row in rows[3:]][:4] == ["trick_won", "round_scored", "deal", "trump_turned"]
+    assert [row.type for row in rows[3:]][:4] == [
+        "trick_won",
+        "round_scored",
+        "deal",
+        "trump_turned",
+    ]
     state = await db(game_row, game_id)
     for seat, view in enumerate(states):
         assert view["seq"] == state.seq

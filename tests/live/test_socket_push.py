@@ -7,9 +7,8 @@ import pytest
 from channels.layers import get_channel_layer
 
 from games import push
-from tests.games.helpers import Player, create_game
+from tests.games.helpers import create_game
 from tests.live.helpers import (
-    Socket,
     Sockets,
     cards_of,
     db,
@@ -17,21 +16,12 @@ from tests.live.helpers import (
     hands,
     leaked,
     new_players,
+    open_seats,
     rest_move,
     table,
 )
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-async def open_seats(sockets: Sockets, game_id: int, people: list[Player]) -> list[Socket]:
-    """A socket per player, each past its first (connect-time) view."""
-    opened = []
-    for player in people:
-        socket = await sockets.open(game_id, token=player.token)
-        await socket.state()
-        opened.append(socket)
-    return opened
 
 
 async def test_a_rest_move_reaches_every_seat_with_its_own_view_and_strangers_with_the_public_one(

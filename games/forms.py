@@ -1,0 +1,63 @@
+"""The create-table form of the lobby."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from games.services import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+
+
+class TableForm(forms.Form):
+    seats = forms.TypedChoiceField(
+        label=_("Seats"),
+        choices=[(n, str(n)) for n in range(3, 7)],
+        coerce=int,
+        initial=4,
+    )
+    bots = forms.TypedChoiceField(
+        label=_("Bots"),
+        choices=[(n, str(n)) for n in range(0, 6)],
+        coerce=int,
+        initial=0,
+        help_text=_("Bots take the last seats. All but one seat → a solo game that starts now."),
+    )
+    bot_kind = forms.ChoiceField(
+        label=_("Bot strength"),
+        choices=[("heuristic", _("Clever")), ("random", _("Random"))],
+        initial="heuristic",
+    )
+    turn_seconds = forms.IntegerField(
+        label=_("Turn limit (seconds)"),
+        min_value=MIN_TURN_SECONDS,
+        max_value=MAX_TURN_SECONDS,
+        initial=60,
+    )
+    hook_rule = forms.BooleanField(
+        label=_("Hook rule: the bids may not add up to the number of cards"),
+        required=False,
+        initial=True,
+    )
+    blind_first_round = forms.BooleanField(
+        label=_("Blind first round: see everyone's card but your own"),
+        required=False,
+        initial=True,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["turn_seconds"].initial = settings.TURN_SECONDS_DEFAULT
+        self.fields["bot_kind"].initial = settings.DEFAULT_BOT
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        seats, bots = data.get("seats"), data.get("bots")
+        if seats is not None and bots is not None and bots > seats - 1:
+            self.add_error(
+                "bots",
+                _("At most %(n)d bots at %(seats)d seats.") % {"n": seats - 1, "seats": seats},
+            )
+        return data

@@ -1,0 +1,123 @@
+"""Browser pages: lobby, table, my games, replay. Writes go through services like the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games import selectors, services
+from games.forms import TableForm
+from games.models import GameStatus
+from wizardsite.api import ApplicationError, NotFound
+from wizardsite.errors_text import ERROR_TEXT, error_text
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST or None)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"/accounts/login/?next={request.path}")
+        if form.is_valid():
+            game = services.game_create(user=_user(request), **form.cleaned_data)
+            return redirect("table", game_id=game.pk)
+    return render(request, "games/lobby.html", {"form": form, **_lobby_tables(request)})
+
+
+def lobby_tables(request: HttpRequest) -> HttpResponse:
+    """The open and running tables, as the lobby page refreshes them live."""
+    return render(request, "games/_tables.html", _lobby_tables(request))
+
+
+def _lobby_tables(request: HttpRequest) -> dict[str, Any]:
+    open_games = selectors.game_list(user=request.user, status=GameStatus.OPEN, mine=False)[:50]
+    mine = (
+        selectors.game_list(user=request.user, status=GameStatus.ACTIVE, mine=True)[:20]
+        if request.user.is_authenticated
+        else []
+    )
+    return {
+        "open_tables": [selectors.game_summary(game) for game in open_games],
+        "my_tables": [selectors.game_summary(game) for game in mine],
+    }
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    games = selectors.game_list(user=request.user, status=None, mine=True)[:100]
+    summaries = [selectors.game_summary(game) for game in games]
+    return render(
+        request,
+        "games/my_games.html",
+        {
+            "running": [g for g in summaries if g["status"] in ("open", "active")],
+            "finished": [g for g in summaries if g["status"] in ("finished", "aborted")],
+        },
+    )
+
+
+def table(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_or_404(game_id)
+    view = selectors.game_view(game, request.user)
+    texts = {code: str(text) for code, text in ERROR_TEXT.items()}
+    return render(request, "games/table.html", {"game": game, "view": view, "error_texts": texts})
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    _act(request, lambda: services.game_join(game_id=game_id, user=_user(request)))
+    return redirect("table", game_id=game_id)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    if _act(request, lambda: services.game_leave(game_id=game_id, user=_user(request))):
+        return redirect("lobby")
+    return redirect("table", game_id=game_id)
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _act(request, lambda: services.game_rematch(game_id=game_id, user=_user(request)))
+    return redirect("table", game_id=game.pk if game else game_id)
+
+
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game step by step, every hand shown, folded in the page from its events."""
+    game = _game_or_404(game_id)
+    if not game.is_over:
+        messages.info(request, _("The replay opens when the game is over."))
+        return redirect("table", game_id=game_id)
+    view = selectors.game_view(game, request.user)
+    events = [row.payload for row in selectors.game_events(game, after=0)]
+    return render(request, "games/replay.html", {"game": game, "view": view, "events": events})
+
+
+def _game_or_404(game_id: int) -> Any:
+    try:
+        return selectors.game_get(game_id)
+    except NotFound as error:
+        raise Http404 from error
+
+
+def _user(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def _act(request: HttpRequest, action: Any) -> Any:
+    """Run a service; a refusal becomes a message on the next page instead of an error."""
+    try:
+        return action()
+    except ApplicationError as error:
+        messages.error(request, error_text(error.code, error.message))
+        return None

@@ -1,0 +1,46 @@
+"""REST endpoints of the league (API.md "League"): public, read-only."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league import selectors
+from league.serializers import PlayerSerializer, StandingSerializer
+from wizardsite.api import NotFound, paginate
+from wizardsite.schema import errors, page_of
+
+
+class Leaderboard(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="league_leaderboard",
+        parameters=[
+            OpenApiParameter("season", str, description="A month, YYYY-MM; all-time without."),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int),
+        ],
+        responses={200: page_of(StandingSerializer), **errors(400)},
+    )
+    def get(self, request: Request) -> Response:
+        season = selectors.parse_season(request.query_params.get("season"))
+        rows = selectors.leaderboard(season)
+        return paginate(request, rows, self, present=selectors.standing_row)
+
+
+class PlayerDetail(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="players_retrieve", responses={200: PlayerSerializer, **errors(404)}
+    )
+    def get(self, request: Request, username: str) -> Response:
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            raise NotFound(f"There is no player {username!r}.")
+        return Response(PlayerSerializer(selectors.player_stats(user)).data)

@@ -1,0 +1,25 @@
+"""R17, decided in one place: which games count for the league."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from games.models import Game, GameStatus, Seat
+
+
+def is_league_game(game: Game, seats: list[Seat]) -> bool:
+    """R17: finished, not voided, and every seat a distinct real human (so no bot, no solo)."""
+    users = [seat.user_id for seat in seats]
+    return (
+        game.status == GameStatus.FINISHED
+        and not game.voided
+        and len(seats) == game.seats
+        and all(user is not None for user in users)
+        and len(set(users)) == len(users)
+    )
+
+
+def league_games() -> QuerySet[Game]:
+    """The games of the league, in the order they were rated (the decision stored by
+    is_league_game when each game ended or was voided)."""
+    return Game.objects.filter(league=True).order_by("finished_at", "pk")

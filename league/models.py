@@ -1,0 +1,90 @@
+"""League ratings and standings: all derived from league games (R17) and rebuildable."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models import Game
+
+
+class Rating(models.Model):
+    """A player's current rating (openskill Plackett-Luce) and all-time league counts."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="league_rating",
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(db_index=True, help_text="mu − 3σ: the conservative rating shown")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    points = models.IntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-ordinal", "user"], name="rating_board")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.ordinal:.2f}"
+
+
+class RatingChange(models.Model):
+    """One player's rating before and after one league game: the history a rebuild replays."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    at = models.DateTimeField()
+    place = models.PositiveSmallIntegerField()
+    score = models.IntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["at", "game_id", "user_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_change_per_game_player")
+        ]
+        indexes = [models.Index(fields=["user", "at"], name="rating_history")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}, user {self.user_id}: {self.ordinal:.2f}"
+
+
+class SeasonStanding(models.Model):
+    """A player's league results in one calendar month (a season)."""
+
+    season = models.CharField(max_length=7, help_text="YYYY-MM")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="season_standings"
+    )
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    points = models.IntegerField(default=0)
+    ordinal = models.FloatField(help_text="The rating after the player's last game of the month")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["season", "user"], name="one_standing_per_season")
+        ]
+        indexes = [models.Index(fields=["season", "-ordinal", "user"], name="season_board")]
+
+    def __str__(self) -> str:
+        return f"{self.season} {self.user_id}"
+
+
+class LeagueLock(models.Model):
+    """One row, locked while a game is rated, so ratings apply in finishing order everywhere."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+
+    def __str__(self) -> str:
+        return "league lock"

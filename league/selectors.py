@@ -1,0 +1,106 @@
+"""League reads: leaderboards (all-time and per season) and player statistics."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import F, QuerySet, Sum, Window
+from django.db.models.functions import Rank
+
+from games.models import GameStatus, Seat
+from league.models import Rating, RatingChange, SeasonStanding
+from league.ratings import PROVISIONAL_GAMES, display
+from wizardsite.api import Invalid
+
+SEASON = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
+
+
+def parse_season(value: str | None) -> str | None:
+    """`YYYY-MM` or None (all-time); anything else is refused."""
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str) or not SEASON.match(value):
+        raise Invalid("'season' is a month written YYYY-MM.", fields={"season": ["YYYY-MM"]})
+    return value
+
+
+def leaderboard(season: str | None) -> QuerySet[Any]:
+    """Standings rows with their rank (ties share a rank), best first, ready to paginate."""
+    ranked = Window(Rank(), order_by=F("ordinal").desc())
+    if season is None:
+        rows: QuerySet[Any] = Rating.objects.filter(games__gt=0)
+    else:
+        rows = SeasonStanding.objects.filter(season=season)
+    ranked_rows: QuerySet[Any] = (
+        rows.select_related("user", "user__league_rating" if season else "user")
+        .annotate(rank=ranked)
+        .order_by("-ordinal", "user_id")
+    )
+    return ranked_rows
+
+
+def standing_row(row: Rating | SeasonStanding) -> dict[str, Any]:
+    """One leaderboard row as the API and the page show it."""
+    all_time = row if isinstance(row, Rating) else getattr(row.user, "league_rating", None)
+    return {
+        "rank": row.rank,  # type: ignore[union-attr]
+        "username": row.user.get_username(),
+        "rating": display(row.ordinal),
+        "games": row.games,
+        "wins": row.wins,
+        "win_rate": round(row.wins / row.games, 3) if row.games else 0.0,
+        "average_points": round(row.points / row.games, 1) if row.games else 0.0,
+        "provisional": (all_time.games if all_time else 0) < PROVISIONAL_GAMES,
+    }
+
+
+def seasons() -> list[str]:
+    """Every season with league games, newest first."""
+    return list(
+        SeasonStanding.objects.order_by("-season").values_list("season", flat=True).distinct()
+    )
+
+
+def player_stats(user: User, recent: int = 10) -> dict[str, Any]:
+    """A player's public statistics: rating, league and casual games apart, bid accuracy,
+    average points, rating history and recent games."""
+    rating = Rating.objects.filter(user=user).first()
+    finished = Seat.objects.filter(user=user, game__status=GameStatus.FINISHED)
+    league_seats = finished.filter(game__league=True)
+    totals = finished.aggregate(points=Sum("final_score"), exact=Sum("exact_bids"))
+    games_played = finished.count()
+    rounds = sum(60 // seats for seats in finished.values_list("game__seats", flat=True))
+    history = list(
+        RatingChange.objects.filter(user=user)
+        .order_by("at", "game_id")
+        .values_list("at", "ordinal")
+    )
+    latest = finished.select_related("game").order_by("-game__finished_at", "-game_id")[:recent]
+    return {
+        "username": user.get_username(),
+        "rating": display(rating.ordinal) if rating else None,
+        "provisional": (rating.games if rating else 0) < PROVISIONAL_GAMES,
+        "league_games": rating.games if rating else 0,
+        "wins": rating.wins if rating else 0,
+        "casual_games": games_played - league_seats.count(),
+        "games_played": games_played,
+        "games_won": finished.filter(place=1).count(),
+        "average_points": round((totals["points"] or 0) / games_played, 1)
+        if games_played
+        else None,
+        "bid_accuracy": round((totals["exact"] or 0) / rounds, 3) if rounds else None,
+        "rating_history": [{"at": at, "rating": display(value)} for at, value in history],
+        "recent_games": [
+            {
+                "id": seat.game_id,
+                "finished_at": seat.game.finished_at,
+                "players": seat.game.seats,
+                "league": seat.game.league,
+                "score": seat.final_score,
+                "place": seat.place,
+            }
+            for seat in latest
+        ],
+    }

@@ -1,0 +1,24 @@
+"""Error codes in the reader's language, for pages (the API sends code + English message)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+ERROR_TEXT = {
+    "not_authenticated": _("Please log in first."),
+    "not_a_player": _("You do not sit at this table."),
+    "not_found": _("There is no such game."),
+    "not_your_turn": _("It is not your turn."),
+    "stale_state": _("The table has moved on; here is the latest state."),
+    "game_full": _("This table has started or is full."),
+    "game_not_active": _("The game is not running."),
+    "illegal_card": _("You cannot play that card now."),
+    "illegal_bid": _("That bid is not allowed."),
+    "hook_rule": _("The dealer may not make the bids add up to the number of cards."),
+    "invalid": _("That request was not understood."),
+    "rate_limited": _("Slow down a little."),
+}
+
+
+def error_text(code: str, fallback: str = "") -> str:
+    return str(ERROR_TEXT.get(code, fallback or code))
