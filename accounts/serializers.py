@@ -38,3 +38,16 @@ class MeSerializer(serializers.Serializer):  # type: ignore[type-arg]
     games_played = serializers.IntegerField()
     games_won = serializers.IntegerField()
     games_active = serializers.IntegerField()
+
+
+class ReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    username = StrictCharField(help_text="The player reported.")
+    message_id = serializers.IntegerField(
+        required=False, allow_null=True, help_text="One of that player's chat messages."
+    )
+    reason = StrictCharField(max_length=1000, help_text="Why (1–1000 characters).")
+
+
+class ReportCreatedSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    status = serializers.CharField()

@@ -487,6 +487,7 @@ class Throughput:
     lost: int = 0
     finished: int = 0
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    think: float = 0.0  # mean seconds before each move
 
 
 def legal_move(player: Player, view: dict[str, Any]) -> dict[str, Any]:
@@ -517,11 +518,13 @@ def maybe_move(run: Throughput, table: Table, player: Player) -> None:
 
 async def move(run: Throughput, table: Table, player: Player, body: dict[str, Any]) -> None:
     table.moving = True
+    if run.think > 0:  # a player looks at the table before moving
+        await asyncio.sleep(run.think * player.rng.uniform(0.5, 1.5))
     sent = time.perf_counter()
     try:
         answer = await player.http.post(f"/api/v1/games/{table.id}/moves/", body)
-    except HttpError as error:
-        run.errors[error.code] += 1
+    except (HttpError, OSError, asyncio.IncompleteReadError) as error:
+        run.errors[error.code if isinstance(error, HttpError) else "connection"] += 1
         if player.ws is not None:  # out of step: ask for the view again
             with contextlib.suppress(ConnectionClosed):
                 await player.ws.send('{"type": "sync"}')
@@ -573,11 +576,11 @@ async def listen(player: Player, handle: Callable[[dict[str, Any]], None]) -> No
 
 
 async def throughput(
-    port: int, accounts: list[Account], games: int, seconds: float, seed: int
+    port: int, accounts: list[Account], games: int, seconds: float, seed: int, think: float
 ) -> Throughput:
     tables = await open_tables(port, accounts, games, turn_seconds=600, seed=seed)
     await connect_sockets(port, tables)
-    run = Throughput()
+    run = Throughput(think=think)
     listeners = [
         asyncio.create_task(listen(p, functools.partial(on_view, run, t, p)))
         for t in tables
@@ -709,7 +712,7 @@ async def measure(args: argparse.Namespace, stack: Stack) -> None:
 
     redis_port = urlsplit(args.redis_url).port or 6379
     before = cpu_snapshot(stack, redis_port)
-    run = await throughput(port, accounts, args.games, args.seconds, args.seed)
+    run = await throughput(port, accounts, args.games, args.seconds, args.seed, args.think)
     after = cpu_snapshot(stack, redis_port)
     stack.check_alive()
     window = run.ended - run.started
@@ -735,7 +738,10 @@ async def measure(args: argparse.Namespace, stack: Stack) -> None:
     stack.check_alive()
     print(f"live: {len(late.samples)} auto-move pushes observed ({late.early} before a deadline)")
 
-    print(f"live: {rate:.0f} moves/s over {args.games} concurrent {PLAYERS}-player games")
+    print(
+        f"live: {rate:.0f} moves/s over {args.games} concurrent {PLAYERS}-player games"
+        f" ({args.think:g} s mean think time)"
+    )
     print(
         f"live: move-to-every-socket p50 {ms(percentile(run.latencies, 0.5))} ms,"
         f" p99 {ms(percentile(run.latencies, 0.99))} ms"
@@ -762,6 +768,12 @@ def main() -> None:
         "--users", type=int, default=0, help="distinct accounts (default: one per seat)"
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean seconds a player thinks before each move (0: move at once, saturating)",
+    )
     parser.add_argument("--port", type=int, default=0, help="Daphne's port (default: a free one)")
     parser.add_argument(
         "--database-url",

@@ -1,13 +1,17 @@
-"""Admin: games with their seats, and their event rows read-only."""
+"""Admin: games with their seats and read-only event rows, abort and void; the table chat."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
 
-from games.models import Event, Game, Seat
+from accounts.admin import with_reason
+from games import chat, services
+from games.models import ChatMessage, Event, Game, GameStatus, Seat
 
 
 class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -41,11 +45,37 @@ class EventInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
 
+class WithBotsFilter(admin.SimpleListFilter):
+    title = "bots"
+    parameter_name = "with_bots"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "with bots"), ("no", "humans only")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        if self.value() == "yes":
+            return queryset.filter(bots__gt=0)
+        if self.value() == "no":
+            return queryset.filter(bots=0)
+        return queryset
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("id", "status", "seats", "bots", "created_by", "created_at", "finished_at")
-    list_filter = ("status", "seats", "hook_rule", "blind_first_round", "created_at")
+    list_display = (
+        "id",
+        "status",
+        "league",
+        "voided",
+        "seats",
+        "bots",
+        "created_by",
+        "created_at",
+        "finished_at",
+    )
+    list_filter = ("status", "league", WithBotsFilter, "voided", "created_at")
     search_fields = ("seat_set__user__username", "created_by__username")
+    actions = ["abort", "void"]
     date_hierarchy = "created_at"
     readonly_fields = (
         "created_by",
@@ -59,6 +89,8 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "hook_rule",
         "blind_first_round",
         "commitment",
+        "league",
+        "voided",
         "seq",
         "to_act",
         "deadline",
@@ -66,11 +98,90 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     exclude = ("seed", "state")  # the seed stays secret while a game runs
     inlines = [SeatInline, EventInline]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return super().get_queryset(request).select_related("created_by").distinct()
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def has_abort_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.abort_game")
+
+    def has_void_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.void_game")
+
+    @admin.action(description="Abort the selected running games", permissions=["abort"])
+    def abort(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        running = queryset.filter(status__in=[GameStatus.OPEN, GameStatus.ACTIVE])
+        return with_reason(
+            self,
+            request,
+            running,
+            "Abort games",
+            lambda game, reason: services.game_abort(
+                moderator=_moderator(request), game_id=game.pk, reason=reason
+            ),
+        )
+
+    @admin.action(description="Void the selected finished games (league)", permissions=["void"])
+    def void(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        finished = queryset.filter(status=GameStatus.FINISHED, voided=False)
+        return with_reason(
+            self,
+            request,
+            finished,
+            "Void games",
+            lambda game, reason: services.game_void(
+                moderator=_moderator(request), game_id=game.pk, reason=reason
+            ),
+        )
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("id", "game", "user", "text", "created_at", "hidden")
+    list_filter = ("hidden", "created_at")
+    search_fields = ("text", "user__username")
+    readonly_fields = (
+        "game",
+        "user",
+        "seat",
+        "text",
+        "created_at",
+        "hidden",
+        "hidden_at",
+        "hidden_by",
+    )
+    actions = ["hide"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # hidden messages stay stored for review
+
+    def has_hide_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.hide_chatmessage")
+
+    @admin.action(description="Hide the selected messages for everyone", permissions=["hide"])
+    def hide(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> HttpResponse | None:
+        return with_reason(
+            self,
+            request,
+            queryset.filter(hidden=False),
+            "Hide messages",
+            lambda message, reason: chat.chat_hide(
+                moderator=_moderator(request), message=message, reason=reason
+            ),
+        )
+
+
+def _moderator(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)
+    return request.user
 
 
 @admin.register(Seat)

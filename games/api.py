@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import chat, selectors, services
 from games.models import GameStatus
 from games.serializers import (
+    ChatMessageSerializer,
+    ChatPostSerializer,
     EventSerializer,
     GameCreateSerializer,
     GameSummarySerializer,
@@ -139,3 +143,31 @@ class GameEvents(APIView):
             self,
             present=lambda row: selectors.event_view(game, row, you),
         )
+
+
+class GameChat(APIView):
+    @extend_schema(
+        operation_id="games_chat_list",
+        parameters=[
+            OpenApiParameter("after", int, description="Only messages with a greater id."),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int),
+        ],
+        responses={200: page_of(ChatMessageSerializer), **errors(400, 401, 404)},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(game_id)
+        after = _non_negative_int(request, "after", 0)
+        return paginate(request, chat.chat_list(game, after), self, present=chat.chat_view)
+
+    @extend_schema(
+        operation_id="games_chat_post",
+        request=ChatPostSerializer,
+        responses={201: ChatMessageSerializer, **errors(400, 401, 403, 404, 429)},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        body: Any = request.data
+        if not isinstance(body, dict):
+            raise Invalid("A chat message is a JSON object with 'text'.")
+        message = chat.chat_post(game_id=game_id, user=player(request), text=body.get("text"))
+        return Response(chat.chat_view(message), status=status.HTTP_201_CREATED)

@@ -9,11 +9,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import User
 
-from games import push, selectors, services
+from accounts.standing import is_suspended
+from games import chat, push, selectors, services
 from games.models import Game
 from wizardsite.api import error_body, error_for
 
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
 
 
@@ -28,6 +30,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        if await database_sync_to_async(is_suspended)(user):
+            await self.close(code=CLOSE_SUSPENDED)
+            return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         if not await database_sync_to_async(_game_exists)(self.game_id):
             await self.close(code=CLOSE_NOT_FOUND)
@@ -35,12 +40,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         # Group membership expires after a day in channels_redis: join again on every connect.
         self.group = push.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(push.user_group(user.pk), self.channel_name)
         await self.accept()
         await self._send_view()
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(
+                push.user_group(self.scope["user"].pk), self.channel_name
+            )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -55,16 +64,19 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if kind == "sync":
             await self._send_view()
         elif kind == "move":
-            await self._move(content)
+            await self._refusable(_apply_move, content)
+        elif kind == "chat":
+            await self._refusable(_post_chat, content)
         else:
             await self._send_error(
                 400, error_body("invalid", "'type' is one of 'sync', 'move', 'chat'.")
             )
 
-    async def _move(self, content: dict[str, Any]) -> None:
+    async def _refusable(self, action: Any, content: dict[str, Any]) -> None:
+        """Run a service; its refusal comes back on this socket only, as the contract's error."""
         user = self.scope["user"]
         try:
-            await database_sync_to_async(_apply_move)(self.game_id, user, content)
+            await database_sync_to_async(action)(self.game_id, user, content)
         except Exception as error:
             found = error_for(error)
             if found is None:
@@ -75,6 +87,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         """Views pushed after a committed change: this user's own, or the public one."""
         view = message["views"].get(str(self.scope["user"].pk), message["public"])
         await self.send_json({"type": "state", "state": view})
+
+    async def chat_message(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "chat", "message": message["message"]})
+
+    async def chat_hidden(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "chat_hidden", "id": message["id"]})
+
+    async def account_closed(self, message: dict[str, Any]) -> None:
+        """The account was suspended: this socket stops at once."""
+        await self.close(code=CLOSE_SUSPENDED)
 
     async def _send_view(self) -> None:
         view = await database_sync_to_async(_view)(self.game_id, self.scope["user"])
@@ -132,6 +154,10 @@ def _game_exists(game_id: int) -> bool:
 def _view(game_id: int, user: User) -> dict[str, Any]:
     game = services.game_catch_up(game_id)
     return selectors.game_view(game, user)
+
+
+def _post_chat(game_id: int, user: User, message: dict[str, Any]) -> None:
+    chat.chat_post(game_id=game_id, user=user, text=message.get("text"))
 
 
 def _apply_move(game_id: int, user: User, message: dict[str, Any]) -> None:

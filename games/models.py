@@ -56,6 +56,10 @@ class Game(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "-created_at"])]
+        permissions = [
+            ("abort_game", "Can abort a running game"),
+            ("void_game", "Can void a finished game"),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.status}, {self.seats} seats)"
@@ -147,3 +151,26 @@ class Event(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise ValueError("Event rows are append-only.")
+
+
+class ChatMessage(models.Model):
+    """A table's chat line: stored as plain text, shown escaped; a moderator may hide it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(default=False)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["game", "pk"]
+        indexes = [models.Index(fields=["user", "created_at"], name="chat_rate")]
+        permissions = [("hide_chatmessage", "Can hide chat messages")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"

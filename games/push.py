@@ -13,7 +13,6 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.contrib.auth.models import AnonymousUser
 
 from games import selectors
 from games.models import Game
@@ -27,26 +26,27 @@ CLOSE_POOLS_AFTER_SEND = False
 LOBBY_GROUP = "lobby"
 
 
+def user_group(user_id: int) -> str:
+    """Every socket of one user: closed at once when the account is suspended."""
+    return f"user-{user_id}"
+
+
 def game_group(game_id: int) -> str:
     """The group of a game's sockets (names allow only letters, digits, - _ .)."""
     return f"game-{game_id}"
 
 
-def publish_game(game_id: int) -> None:
-    """Send every socket of the game the view its user may see."""
+def publish_game(game_id: int, *, lobby: bool = False) -> None:
+    """Send every socket of the game the view its user may see; with `lobby`, also tell the
+    lobbies that the list of tables changed (a table opened, filled, started or ended)."""
     game = Game.objects.select_related("created_by").filter(pk=game_id).first()
     if game is None:
         return
-    seats = selectors.seats_of(game)
-    views = {
-        str(seat.user_id): selectors.game_view(game, seat.user, seats)
-        for seat in seats
-        if seat.user is not None
-    }
-    public = selectors.game_view(game, AnonymousUser(), seats)
-    send(game_group(game_id), {"type": "game.state", "views": views, "public": public})
-    # Lobbies only hear that something changed; they fetch the open tables they may see.
-    send(LOBBY_GROUP, {"type": "lobby.changed", "game": game_id, "status": game.status})
+    views, public = selectors.game_views(game, selectors.seats_of(game))
+    by_user = {str(user_id): view for user_id, view in views.items()}
+    send(game_group(game_id), {"type": "game.state", "views": by_user, "public": public})
+    if lobby:
+        send(LOBBY_GROUP, {"type": "lobby.changed", "game": game_id, "status": game.status})
 
 
 def send(group: str, message: dict[str, Any]) -> None:

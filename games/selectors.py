@@ -9,6 +9,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from games import engine
+from games.engine import State
 from games.models import Event, Game, GameStatus, Seat
 from wizardsite.api import NotFound
 
@@ -68,8 +69,23 @@ def _table(game: Game, seats: list[Seat]) -> dict[str, Any]:
 def game_view(game: Game, user: AnyUser, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The contract's game view for `user`: their own seat's view, or the public one."""
     seats = seats if seats is not None else seats_of(game)
-    you = seat_of(seats, user)
-    state = game.engine_state()
+    return _view(game, seats, game.engine_state(), seat_of(seats, user), _rematch_id(game))
+
+
+def game_views(game: Game, seats: list[Seat]) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+    """Every seated user's view (by user id) and the public view, reading the state once."""
+    state, rematch = game.engine_state(), _rematch_id(game)
+    views = {
+        seat.user_id: _view(game, seats, state, seat.number, rematch)
+        for seat in seats
+        if seat.user_id is not None
+    }
+    return views, _view(game, seats, state, None, rematch)
+
+
+def _view(
+    game: Game, seats: list[Seat], state: State | None, you: int | None, rematch: int | None
+) -> dict[str, Any]:
     view: dict[str, Any] = {
         **_table(game, seats),
         "you": you,
@@ -83,7 +99,7 @@ def game_view(game: Game, user: AnyUser, seats: list[Seat] | None = None) -> dic
         "winners": None,
         "shuffle_commitment": game.commitment,
         "shuffle_seed": game.seed if game.is_over else None,
-        "rematch": _rematch_id(game),
+        "rematch": rematch,
     }
     if state is not None:
         seat_view = engine.seat_view(state, you)

@@ -136,3 +136,15 @@ class EventSerializer(serializers.Serializer):  # type: ignore[type-arg]
     auto = serializers.BooleanField(help_text="Made for the seat (R16 timer, R9 blind trick).")
     at = serializers.DateTimeField()
     payload = serializers.DictField(help_text="The engine event as the caller may see it.")
+
+
+class ChatPostSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    text = StrictCharField(help_text="1–300 characters after trimming; shown as plain text.")
+
+
+class ChatMessageSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    username = serializers.CharField()
+    text = serializers.CharField()
+    at = serializers.DateTimeField()

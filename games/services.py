@@ -14,6 +14,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.moderation import audit
+from accounts.standing import ensure_can_play, is_suspended_id
 from games import engine, push, selectors
 from games.engine import EngineError, Event, Move, State
 from games.locks import lock_game
@@ -44,6 +46,7 @@ def game_create(
     rematch_of: Game | None = None,
 ) -> Game:
     """A new table: the creator takes seat 0, bots the last seats; full tables start at once."""
+    ensure_can_play(user)
     turn_seconds = turn_seconds if turn_seconds is not None else settings.TURN_SECONDS_DEFAULT
     bot_kind = bot_kind or settings.DEFAULT_BOT
     if not engine.rules.MIN_PLAYERS <= seats <= engine.rules.MAX_PLAYERS:  # R2
@@ -112,6 +115,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
 def game_join(*, game_id: int, user: User) -> Game:
     """Take the lowest free seat; the game starts when the last seat fills. Joining a table one
     already sits at is a no-op, so a retried request is harmless."""
+    ensure_can_play(user)
     with transaction.atomic():
         game = lock_game(game_id)
         seats = list(game.seat_set.all())
@@ -169,6 +173,7 @@ def move_apply(
     Raises ApplicationError or EngineError (state unchanged) when the move is refused;
     `expected_seq` that no longer matches the game's → stale_state.
     """
+    ensure_can_play(user)
     move = engine.parse_move(body)
     refusal: ApplicationError | EngineError | None = None
     with transaction.atomic():
@@ -305,9 +310,7 @@ def _record(
     game.seq = state.seq
     game.state = state.to_json()
     game.to_act = state.to_act
-    game.deadline = (
-        turn_starts + timedelta(seconds=game.turn_seconds) if state.to_act is not None else None
-    )
+    game.deadline = _deadline(game, seats, state, turn_starts)
     fields = ["seq", "state", "to_act", "deadline", "status", "started_at"]
     if state.is_over:
         game.status = GameStatus.FINISHED
@@ -315,13 +318,57 @@ def _record(
         fields += ["finished_at", "league"]
         _record_results(game, seats, state)
     game.save(update_fields=fields)
-    _publish_on_commit(game)
+    # Lobbies care when a table starts or ends, not about every move.
+    _publish_on_commit(game, lobby=state.is_over or len(events) == game.seq)
 
 
-def _publish_on_commit(game: Game) -> None:
-    """Push the game's new views, and tell lobbies a table changed, once the rows are in."""
+def _publish_on_commit(game: Game, *, lobby: bool = True) -> None:
+    """Push the game's new views once the rows are in; `lobby`: the list of tables changed."""
     game_id = game.pk
-    transaction.on_commit(lambda: push.publish_game(game_id))
+    transaction.on_commit(lambda: push.publish_game(game_id, lobby=lobby))
+
+
+def _deadline(
+    game: Game, seats: list[Seat], state: State, turn_starts: datetime
+) -> datetime | None:
+    """When the next decision expires (R16); at once for a suspended player, so a barred
+    player never blocks the table."""
+    if state.to_act is None:
+        return None
+    user_id = next((seat.user_id for seat in seats if seat.number == state.to_act), None)
+    if user_id is not None and is_suspended_id(user_id):
+        return turn_starts
+    return turn_starts + timedelta(seconds=game.turn_seconds)
+
+
+def game_abort(*, moderator: User, game_id: int, reason: str) -> Game:
+    """Stop a running (or open) game: status aborted, players told live; it never counts."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status not in (GameStatus.OPEN, GameStatus.ACTIVE):
+            raise GameNotActive("Only an open or running game can be aborted.")
+        game.status = GameStatus.ABORTED
+        game.finished_at = timezone.now()
+        game.deadline = None
+        game.to_act = None
+        game.save(update_fields=["status", "finished_at", "deadline", "to_act"])
+        audit(moderator=moderator, action="abort game", target=game, reason=reason)
+        _publish_on_commit(game)
+    return game
+
+
+def game_void(*, moderator: User, game_id: int, reason: str) -> Game:
+    """Void a finished game: it leaves the league (R17) and every rating is rebuilt."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status != GameStatus.FINISHED:
+            raise GameNotActive("Only a finished game can be voided.")
+        if game.voided:
+            return game
+        game.voided = True
+        league_services.game_eligibility_changed(game=game)
+        audit(moderator=moderator, action="void game", target=game, reason=reason)
+    return game
 
 
 def _record_results(game: Game, seats: list[Seat], state: State) -> None:

@@ -40,6 +40,10 @@ class Forbidden(ApplicationError):
     code, status = "forbidden", status.HTTP_403_FORBIDDEN
 
 
+class Suspended(ApplicationError):
+    code, status = "suspended", status.HTTP_403_FORBIDDEN
+
+
 class NotAPlayer(ApplicationError):
     code, status = "not_a_player", status.HTTP_403_FORBIDDEN
 

@@ -17,6 +17,7 @@ ERROR_TEXT = {
     "hook_rule": _("The dealer may not make the bids add up to the number of cards."),
     "invalid": _("That request was not understood."),
     "rate_limited": _("Slow down a little."),
+    "suspended": _("Your account is suspended."),
 }
 
 

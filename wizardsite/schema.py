@@ -21,7 +21,7 @@ class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
 _STATUS_CODES = {
     400: "invalid, illegal_card, illegal_bid, hook_rule",
     401: "not_authenticated",
-    403: "not_a_player, forbidden",
+    403: "not_a_player, suspended, forbidden",
     404: "not_found",
     409: "not_your_turn, stale_state, game_full, game_not_active",
     429: "rate_limited",

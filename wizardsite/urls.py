@@ -21,6 +21,8 @@ api_v1 = [
     path("games/<int:game_id>/leave/", games_api.GameLeave.as_view(), name="api-game-leave"),
     path("games/<int:game_id>/moves/", games_api.GameMoves.as_view(), name="api-game-moves"),
     path("games/<int:game_id>/events/", games_api.GameEvents.as_view(), name="api-game-events"),
+    path("games/<int:game_id>/chat/", games_api.GameChat.as_view(), name="api-game-chat"),
+    path("reports/", accounts_api.Reports.as_view(), name="api-reports"),
     path("league/leaderboard/", league_api.Leaderboard.as_view(), name="api-leaderboard"),
     path("players/<str:username>/", league_api.PlayerDetail.as_view(), name="api-player"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -39,6 +41,7 @@ pages = [
     path("games/<int:game_id>/rematch/", games_views.rematch, name="rematch"),
     path("games/<int:game_id>/replay/", games_views.replay, name="replay"),
     path("players/<str:username>/", accounts_views.profile, name="profile"),
+    path("players/<str:username>/report/", accounts_views.report, name="report-player"),
     path("leaderboard/", league_views.leaderboard, name="leaderboard"),
 ]
 

@@ -1,0 +1,248 @@
+"""The moderators' admin: suspensions, the report queue, the audit log, and user actions.
+
+Every change goes through accounts.moderation (or games.chat), which writes the audit row.
+Actions ask for a reason on an intermediate page before they run.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils import timezone
+
+from accounts import moderation
+from accounts.models import AuditLog, Report, ReportStatus, Suspension
+from games import chat
+
+
+def with_reason(
+    modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+    title: str,
+    perform: Any,
+) -> HttpResponse | None:
+    """Show a page asking why; on submit run `perform(obj, reason)` for each selected object."""
+    reason = request.POST.get("reason", "").strip()
+    if "apply" in request.POST and reason:
+        for obj in queryset:
+            perform(obj, reason)
+        modeladmin.message_user(request, f"{title}: done for {queryset.count()}.", messages.SUCCESS)
+        return None
+    return TemplateResponse(
+        request,
+        "admin/moderation_reason.html",
+        {
+            **modeladmin.admin_site.each_context(request),
+            "title": title,
+            "objects": list(queryset),
+            "action": request.POST.get("action"),
+            "opts": modeladmin.model._meta,
+            "missing_reason": "apply" in request.POST and not reason,
+        },
+    )
+
+
+@admin.register(Suspension)
+class SuspensionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("user", "banned", "until", "reason", "created_by", "created_at")
+    list_filter = ("banned",)
+    search_fields = ("user__username", "reason")
+    autocomplete_fields = ("user",)
+    fields = ("user", "banned", "until", "reason")
+
+    def save_model(self, request: HttpRequest, obj: Suspension, form: Any, change: bool) -> None:
+        moderation.user_suspend(
+            moderator=_moderator(request),
+            user=obj.user,
+            reason=obj.reason,
+            until=obj.until,
+            banned=obj.banned,
+        )
+
+    def delete_model(self, request: HttpRequest, obj: Suspension) -> None:
+        moderation.user_unsuspend(moderator=_moderator(request), user=obj.user, reason="lifted")
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Suspension]) -> None:
+        for suspension in queryset:
+            self.delete_model(request, suspension)
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("id", "status", "reported", "reporter", "short_reason", "message", "created_at")
+    list_filter = ("status", "created_at")
+    search_fields = ("reported__username", "reporter__username", "reason")
+    readonly_fields = (
+        "reporter",
+        "reported",
+        "message",
+        "reason",
+        "status",
+        "resolution",
+        "created_at",
+        "resolved_at",
+        "resolved_by",
+    )
+    actions = ["dismiss", "hide_message", "suspend_for_a_week", "ban"]
+
+    @admin.display(description="reason")
+    def short_reason(self, report: Report) -> str:
+        return report.reason[:80]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_resolve_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("accounts.resolve_report")
+
+    @admin.action(description="Dismiss (no action needed)", permissions=["resolve"])
+    def dismiss(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponse | None:
+        return with_reason(
+            self,
+            request,
+            queryset.filter(status=ReportStatus.OPEN),
+            "Dismiss reports",
+            lambda report, reason: moderation.report_resolve(
+                moderator=_moderator(request), report=report, resolution=f"dismissed: {reason}"
+            ),
+        )
+
+    @admin.action(description="Hide the reported message", permissions=["resolve"])
+    def hide_message(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponse | None:
+        def perform(report: Report, reason: str) -> None:
+            if report.message is not None and not report.message.hidden:
+                chat.chat_hide(moderator=_moderator(request), message=report.message, reason=reason)
+            moderation.report_resolve(
+                moderator=_moderator(request), report=report, resolution=f"message hidden: {reason}"
+            )
+
+        return with_reason(self, request, queryset, "Hide reported messages", perform)
+
+    @admin.action(description="Suspend the reported player for 7 days", permissions=["resolve"])
+    def suspend_for_a_week(
+        self, request: HttpRequest, queryset: QuerySet[Report]
+    ) -> HttpResponse | None:
+        def perform(report: Report, reason: str) -> None:
+            until = timezone.now() + timedelta(days=7)
+            moderation.user_suspend(
+                moderator=_moderator(request), user=report.reported, reason=reason, until=until
+            )
+            moderation.report_resolve(
+                moderator=_moderator(request),
+                report=report,
+                resolution=f"suspended 7 days: {reason}",
+            )
+
+        return with_reason(self, request, queryset, "Suspend reported players", perform)
+
+    @admin.action(description="Ban the reported player", permissions=["resolve"])
+    def ban(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponse | None:
+        def perform(report: Report, reason: str) -> None:
+            moderation.user_suspend(
+                moderator=_moderator(request), user=report.reported, reason=reason, banned=True
+            )
+            moderation.report_resolve(
+                moderator=_moderator(request), report=report, resolution=f"banned: {reason}"
+            )
+
+        return with_reason(self, request, queryset, "Ban reported players", perform)
+
+
+@admin.register(AuditLog)
+class AuditLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Read-only: the record of every moderator action can be read, never changed or deleted."""
+
+    list_display = ("created_at", "moderator", "action", "target", "reason")
+    list_filter = ("action", "created_at")
+    search_fields = ("moderator__username", "target", "reason")
+    readonly_fields = (
+        "created_at",
+        "moderator",
+        "action",
+        "target_type",
+        "target_id",
+        "target",
+        "reason",
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
+    """Django's user admin, plus suspending, banning and lifting from the list."""
+
+    actions = ["suspend_for_a_day", "suspend_for_a_week", "ban", "lift"]
+    list_display = ("username", "email", "date_joined", "is_staff", "suspension")
+
+    def has_suspend_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("accounts.add_suspension")
+
+    def _suspend(
+        self, request: HttpRequest, queryset: QuerySet[User], title: str, **how: Any
+    ) -> HttpResponse | None:
+        return with_reason(
+            self,
+            request,
+            queryset,
+            title,
+            lambda user, reason: moderation.user_suspend(
+                moderator=_moderator(request), user=user, reason=reason, **how
+            ),
+        )
+
+    @admin.action(description="Suspend for 1 day", permissions=["suspend"])
+    def suspend_for_a_day(
+        self, request: HttpRequest, queryset: QuerySet[User]
+    ) -> HttpResponse | None:
+        until = timezone.now() + timedelta(days=1)
+        return self._suspend(request, queryset, "Suspend for 1 day", until=until)
+
+    @admin.action(description="Suspend for 7 days", permissions=["suspend"])
+    def suspend_for_a_week(
+        self, request: HttpRequest, queryset: QuerySet[User]
+    ) -> HttpResponse | None:
+        until = timezone.now() + timedelta(days=7)
+        return self._suspend(request, queryset, "Suspend for 7 days", until=until)
+
+    @admin.action(description="Ban", permissions=["suspend"])
+    def ban(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return self._suspend(request, queryset, "Ban", banned=True)
+
+    @admin.action(description="Lift suspension or ban", permissions=["suspend"])
+    def lift(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return with_reason(
+            self,
+            request,
+            queryset,
+            "Lift suspension or ban",
+            lambda user, reason: moderation.user_unsuspend(
+                moderator=_moderator(request), user=user, reason=reason
+            ),
+        )
+
+
+def _moderator(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)
+    return request.user

@@ -1,0 +1,89 @@
+/* The table chat: messages arrive over the table's websocket (table.js passes them here) and
+   are always shown as text, never as HTML. Players write through the REST endpoint. */
+"use strict";
+(function () {
+  const box = document.getElementById("chat");
+  if (!box) return;
+  const list = document.getElementById("chat-messages");
+  const form = document.getElementById("chat-form");
+  const error = document.getElementById("chat-error");
+  const api = box.dataset.api;
+  const me = box.dataset.username;
+  const fmt = (text, values) => interpolate(text, values, true);
+
+  function csrfToken() {
+    const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+
+  function add(message) {
+    if (list.querySelector(`[data-id="${message.id}"]`)) return;
+    const item = document.createElement("li");
+    item.dataset.id = message.id;
+    const who = document.createElement("strong");
+    who.textContent = message.username + ": ";
+    const text = document.createElement("span");
+    text.textContent = message.text;  // plain text: never innerHTML
+    item.append(who, text);
+    if (message.username !== me && me) {
+      const report = document.createElement("button");
+      report.type = "button";
+      report.className = "secondary small";
+      report.textContent = gettext("Report");
+      report.addEventListener("click", () => reportMessage(message));
+      item.append(" ", report);
+    }
+    list.append(item);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  async function reportMessage(message) {
+    const reason = window.prompt(fmt(gettext("Why do you report this message by %(name)s?"), { name: message.username }));
+    if (!reason) return;
+    const response = await fetch("/api/v1/reports/", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify({ username: message.username, message_id: message.id, reason }),
+    });
+    error.textContent = response.ok ? gettext("Thank you: a moderator will look at it.") : gettext("The report could not be sent.");
+  }
+
+  async function load() {
+    const response = await fetch(api + "?page_size=100", { credentials: "same-origin" });
+    if (!response.ok) return;
+    const page = await response.json();
+    page.results.forEach(add);
+  }
+
+  if (form) {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const input = form.querySelector("input[name=text]");
+      const text = input.value.trim();
+      if (!text) return;
+      const response = await fetch(api, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+        body: JSON.stringify({ text }),
+      });
+      const payload = await response.json().catch(() => ({}));
+      if (response.ok) { input.value = ""; error.textContent = ""; add(payload); }
+      else error.textContent = payload.error && payload.error.code === "rate_limited"
+        ? gettext("At most 5 messages in 10 seconds: wait a moment.")
+        : gettext("The message could not be sent.");
+    });
+  }
+
+  window.WizardChat = {
+    handle(message) {
+      if (message.type === "chat") add(message.message);
+      if (message.type === "chat_hidden") {
+        const item = list.querySelector(`[data-id="${message.id}"]`);
+        if (item) item.remove();
+      }
+    },
+  };
+  load();
+})();
