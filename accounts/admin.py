@@ -60,7 +60,7 @@ class SuspensionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def save_model(self, request: HttpRequest, obj: Suspension, form: Any, change: bool) -> None:
         moderation.user_suspend(
-            moderator=_moderator(request),
+            moderator=moderator_of(request),
             user=obj.user,
             reason=obj.reason,
             until=obj.until,
@@ -68,7 +68,7 @@ class SuspensionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         )
 
     def delete_model(self, request: HttpRequest, obj: Suspension) -> None:
-        moderation.user_unsuspend(moderator=_moderator(request), user=obj.user, reason="lifted")
+        moderation.user_unsuspend(moderator=moderator_of(request), user=obj.user, reason="lifted")
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Suspension]) -> None:
         for suspension in queryset:
@@ -114,7 +114,7 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             queryset.filter(status=ReportStatus.OPEN),
             "Dismiss reports",
             lambda report, reason: moderation.report_resolve(
-                moderator=_moderator(request), report=report, resolution=f"dismissed: {reason}"
+                moderator=moderator_of(request), report=report, resolution=f"dismissed: {reason}"
             ),
         )
 
@@ -122,9 +122,13 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def hide_message(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponse | None:
         def perform(report: Report, reason: str) -> None:
             if report.message is not None and not report.message.hidden:
-                chat.chat_hide(moderator=_moderator(request), message=report.message, reason=reason)
+                chat.chat_hide(
+                    moderator=moderator_of(request), message=report.message, reason=reason
+                )
             moderation.report_resolve(
-                moderator=_moderator(request), report=report, resolution=f"message hidden: {reason}"
+                moderator=moderator_of(request),
+                report=report,
+                resolution=f"message hidden: {reason}",
             )
 
         return with_reason(self, request, queryset, "Hide reported messages", perform)
@@ -136,10 +140,10 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         def perform(report: Report, reason: str) -> None:
             until = timezone.now() + timedelta(days=7)
             moderation.user_suspend(
-                moderator=_moderator(request), user=report.reported, reason=reason, until=until
+                moderator=moderator_of(request), user=report.reported, reason=reason, until=until
             )
             moderation.report_resolve(
-                moderator=_moderator(request),
+                moderator=moderator_of(request),
                 report=report,
                 resolution=f"suspended 7 days: {reason}",
             )
@@ -150,10 +154,10 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def ban(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponse | None:
         def perform(report: Report, reason: str) -> None:
             moderation.user_suspend(
-                moderator=_moderator(request), user=report.reported, reason=reason, banned=True
+                moderator=moderator_of(request), user=report.reported, reason=reason, banned=True
             )
             moderation.report_resolve(
-                moderator=_moderator(request), report=report, resolution=f"banned: {reason}"
+                moderator=moderator_of(request), report=report, resolution=f"banned: {reason}"
             )
 
         return with_reason(self, request, queryset, "Ban reported players", perform)
@@ -208,7 +212,7 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
             queryset,
             title,
             lambda user, reason: moderation.user_suspend(
-                moderator=_moderator(request), user=user, reason=reason, **how
+                moderator=moderator_of(request), user=user, reason=reason, **how
             ),
         )
 
@@ -238,11 +242,12 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
             queryset,
             "Lift suspension or ban",
             lambda user, reason: moderation.user_unsuspend(
-                moderator=_moderator(request), user=user, reason=reason
+                moderator=moderator_of(request), user=user, reason=reason
             ),
         )
 
 
-def _moderator(request: HttpRequest) -> User:
+def moderator_of(request: HttpRequest) -> User:
+    """The signed-in moderator of an admin request."""
     assert isinstance(request.user, User)
     return request.user

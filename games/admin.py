@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
-from accounts.admin import with_reason
+from accounts.admin import moderator_of, with_reason
 from games import chat, services
 from games.models import ChatMessage, Event, Game, GameStatus, Seat
 
@@ -122,7 +121,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             running,
             "Abort games",
             lambda game, reason: services.game_abort(
-                moderator=_moderator(request), game_id=game.pk, reason=reason
+                moderator=moderator_of(request), game_id=game.pk, reason=reason
             ),
         )
 
@@ -135,7 +134,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             finished,
             "Void games",
             lambda game, reason: services.game_void(
-                moderator=_moderator(request), game_id=game.pk, reason=reason
+                moderator=moderator_of(request), game_id=game.pk, reason=reason
             ),
         )
 
@@ -174,14 +173,9 @@ class ChatMessageAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             queryset.filter(hidden=False),
             "Hide messages",
             lambda message, reason: chat.chat_hide(
-                moderator=_moderator(request), message=message, reason=reason
+                moderator=moderator_of(request), message=message, reason=reason
             ),
         )
-
-
-def _moderator(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)
-    return request.user
 
 
 @admin.register(Seat)

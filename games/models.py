@@ -55,7 +55,13 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            # league.eligibility.league_games(): the rating order, read by every rebuild
+            models.Index(
+                fields=["finished_at", "id"], condition=models.Q(league=True), name="league_order"
+            ),
+        ]
         permissions = [
             ("abort_game", "Can abort a running game"),
             ("void_game", "Can void a finished game"),

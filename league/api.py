@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league import selectors
-from league.serializers import PlayerSerializer, StandingSerializer
+from league.serializers import PlayerProfileSerializer, StandingSerializer
 from wizardsite.api import NotFound, paginate
 from wizardsite.schema import errors, page_of
 
@@ -37,10 +37,10 @@ class PlayerDetail(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        operation_id="players_retrieve", responses={200: PlayerSerializer, **errors(404)}
+        operation_id="players_retrieve", responses={200: PlayerProfileSerializer, **errors(404)}
     )
     def get(self, request: Request, username: str) -> Response:
         user = User.objects.filter(username=username).first()
         if user is None:
             raise NotFound(f"There is no player {username!r}.")
-        return Response(PlayerSerializer(selectors.player_stats(user)).data)
+        return Response(PlayerProfileSerializer(selectors.player_stats(user)).data)

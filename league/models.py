@@ -35,9 +35,15 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """One player's rating before and after one league game: the history a rebuild replays."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    # Both keys are covered by the constraint and index below: no index of their own.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_index=False,
     )
     at = models.DateTimeField()
     place = models.PositiveSmallIntegerField()

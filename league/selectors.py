@@ -14,14 +14,14 @@ from league.models import Rating, RatingChange, SeasonStanding
 from league.ratings import PROVISIONAL_GAMES, display
 from wizardsite.api import Invalid
 
-SEASON = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
+SEASON = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
 
 
 def parse_season(value: str | None) -> str | None:
     """`YYYY-MM` or None (all-time); anything else is refused."""
     if value in (None, ""):
         return None
-    if not isinstance(value, str) or not SEASON.match(value):
+    if not isinstance(value, str) or not SEASON.fullmatch(value):
         raise Invalid("'season' is a month written YYYY-MM.", fields={"season": ["YYYY-MM"]})
     return value
 

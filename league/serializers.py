@@ -30,7 +30,7 @@ class RecentGameSerializer(serializers.Serializer):  # type: ignore[type-arg]
     place = serializers.IntegerField()
 
 
-class PlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PlayerProfileSerializer(serializers.Serializer):  # type: ignore[type-arg]
     username = serializers.CharField()
     rating = serializers.FloatField(allow_null=True, help_text="Null before any league game.")
     provisional = serializers.BooleanField()

@@ -85,30 +85,32 @@ class _Ledger:
         after = rate(before, [seat.place or 0 for seat in seats])
         season = season_of(game.finished_at)
         if self.from_database:
-            for standing in SeasonStanding.objects.filter(season=season, user_id__in=users):
-                self.seasons.setdefault((season, standing.user_id), standing)
+            for stored in SeasonStanding.objects.filter(season=season, user_id__in=users):
+                self.seasons.setdefault((season, stored.user_id), stored)
         for seat, old, new in zip(seats, before, after, strict=True):
             assert seat.user_id is not None
             won = int(seat.place == 1)
             score = seat.final_score or 0
-            rating = self.ratings.setdefault(
-                seat.user_id, Rating(user_id=seat.user_id, mu=old.mu, sigma=old.sigma, ordinal=0)
-            )
+            rating = self.ratings.get(seat.user_id)
+            if rating is None:
+                rating = self.ratings[seat.user_id] = Rating(user_id=seat.user_id, ordinal=0)
             rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, new.ordinal
             rating.games += 1
             rating.wins += won
             rating.points += score
-            standing = self.seasons.setdefault(
-                (season, seat.user_id),
-                SeasonStanding(season=season, user_id=seat.user_id, ordinal=new.ordinal),
-            )
+            found = self.seasons.get((season, seat.user_id))
+            if found is not None:
+                standing = found
+            else:
+                standing = SeasonStanding(season=season, user_id=seat.user_id, ordinal=new.ordinal)
+                self.seasons[(season, seat.user_id)] = standing
             standing.games += 1
             standing.wins += won
             standing.points += score
             standing.ordinal = new.ordinal
             self.changes.append(
                 RatingChange(
-                    game=game,
+                    game_id=game.pk,
                     user_id=seat.user_id,
                     at=game.finished_at,
                     place=seat.place or 0,

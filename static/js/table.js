@@ -31,8 +31,9 @@
   }
 
   async function sendMove(body) {
-    if (sending) return;
+    if (sending) return;  // one move at a time: a second click must not send a second move
     sending = true;
+    document.querySelectorAll("#controls button, #hand button").forEach((b) => { b.disabled = true; });
     showError("");
     try {
       const response = await fetch(apiUrl + "moves/", {
@@ -53,6 +54,7 @@
       showError(gettext("Connection problem: your move was not sent. Try again."));
     } finally {
       sending = false;
+      render();
     }
   }
 
@@ -116,6 +118,7 @@
     renderHand();
     renderScores();
     renderGameOver();
+    tick();
     const myTurn = view.legal !== null && view.status === "active";
     if (myTurn && !wasMyTurn) focusFirstControl();
     wasMyTurn = myTurn;
@@ -125,7 +128,8 @@
     const round = view.round;
     const totalRounds = Math.floor(60 / view.seats);
     $("round-info").textContent = round
-      ? fmt(gettext("Round %(n)s of %(total)s · %(cards)s cards"), { n: round.number, total: totalRounds, cards: round.cards })
+      ? fmt(gettext("Round %(n)s of %(total)s"), { n: round.number, total: totalRounds }) + " · "
+        + fmt(ngettext("%(cards)s card", "%(cards)s cards", round.cards), { cards: round.cards })
       : "";
     const turned = $("turned-card");
     turned.replaceChildren();
@@ -379,7 +383,8 @@
     ranked.forEach((player) => {
       const place = 1 + view.players.filter((other) => other.score > player.score).length;  // R15
       const item = document.createElement("li");
-      item.textContent = fmt(gettext("%(place)s. %(name)s — %(score)s points"), { place, name: player.username, score: player.score });
+      item.value = place;  // shared places keep the same number
+      item.textContent = fmt(gettext("%(name)s — %(score)s points"), { name: player.username, score: player.score });
       if (place === 1) item.append(" ", badge(gettext("winner")));
       list.append(item);
     });

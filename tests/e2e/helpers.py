@@ -1,0 +1,284 @@
+"""Helpers for the browser tests: players in their own browser context, and turns played
+through the table page's controls only (bid buttons, trump buttons, legal cards)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PASSWORD = "Plenty-of-Entropy-42!"
+WAIT_MS = 20_000  # one step of the UI (a push, a reload) never takes this long
+
+# The parts of the page's own game view (window.WizardTable.view) the tests steer by.
+VIEW_JS = """() => {
+  const table = window.WizardTable;
+  if (!table || !document.getElementById("seats")) return null;
+  const v = table.view;
+  const r = v.round;
+  return {
+    seq: v.seq, status: v.status, you: v.you, to_act: v.to_act, legal: v.legal,
+    hand: v.hand, visible_hands: v.visible_hands,
+    scores: v.players.map((p) => p.score), names: v.players.map((p) => p.username),
+    round: r && {number: r.number, cards: r.cards, phase: r.phase, dealer: r.dealer,
+                 trick: r.trick.cards.length,
+                 tricks_played: r.tricks_won.reduce((a, b) => a + b, 0)},
+  };
+}"""
+
+# What the controls offer right now, read from the DOM (not from the view).
+OPTIONS_JS = """() => {
+  const codes = (selector) => [...document.querySelectorAll(selector)];
+  return {
+    bids: codes("#controls button[data-bid]:not(:disabled)").map((b) => Number(b.dataset.bid)),
+    suits: codes("#controls button[data-suit]:not(:disabled)").map((b) => b.dataset.suit),
+    cards: codes("#hand button.card.legal:not(:disabled)").map((b) => b.dataset.card),
+    blocked: codes("#hand button.card:disabled").map((b) => b.dataset.card),
+  };
+}"""
+
+# Every card code this page shows in the player's hand and in the seat boxes.
+SHOWN_CARDS_JS = """() => [...document.querySelectorAll("#hand [data-card], #seats [data-card]")]
+  .map((el) => el.dataset.card).filter(Boolean)"""
+
+NO_HORIZONTAL_SCROLL_JS = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def timeout_error() -> type[Exception]:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    return PlaywrightTimeout
+
+
+@dataclass
+class Player:
+    """A user signed up through the site, with their own browser context and page."""
+
+    username: str
+    context: BrowserContext
+    page: Page
+    moves: int = 0
+
+    def view(self) -> dict[str, Any]:
+        state: dict[str, Any] | None = self.page.evaluate(VIEW_JS)
+        assert state is not None, f"{self.username}: {self.page.url} shows no live table"
+        return state
+
+    def wait_js(
+        self, expression: str, arg: Any = None, *, what: str, timeout: int = WAIT_MS
+    ) -> None:
+        """page.wait_for_function with a failure message that says what was awaited."""
+        try:
+            self.page.wait_for_function(expression, arg=arg, timeout=timeout, polling="raf")
+        except timeout_error() as error:
+            raise AssertionError(
+                f"{self.username}: waited {timeout / 1000:.0f} s for {what}; page {self.page.url}"
+                f" shows {self._describe()}"
+            ) from error
+
+    def wait_seq(self, seq: int, *, what: str = "") -> None:
+        """Until this page's view is at least as new as `seq`."""
+        self.wait_js(
+            "s => window.WizardTable && window.WizardTable.view.seq >= s",
+            seq,
+            what=what or f"its view to reach seq {seq}",
+        )
+
+    def _describe(self) -> str:
+        try:
+            state = self.page.evaluate(VIEW_JS)
+            error = self.page.evaluate(
+                "() => (document.getElementById('error-line') || {}).textContent || ''"
+            )
+        except Exception as error:  # the page is navigating or gone
+            return f"no readable state ({error})"
+        return f"state {state} error-line {error!r}"
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def sign_up(browser: Browser, base_url: str, username: str, **context_options: Any) -> Player:
+    """A new browser context; the user signs up through /accounts/signup/ and lands logged in."""
+    context = browser.new_context(base_url=base_url, **context_options)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    page.goto("/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_email", f"{username}@example.com")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url("**/lobby/")
+    nav = page.locator(f'header.site nav a[href="/players/{username}/"]')
+    assert nav.is_visible(), f"after sign-up {username} is not shown as logged in"
+    return Player(username=username, context=context, page=page)
+
+
+def create_table(
+    player: Player,
+    *,
+    seats: int,
+    bots: int,
+    hook_rule: bool = True,
+    blind_first_round: bool = True,
+) -> int:
+    """Fill in the lobby's create-table form; returns the new table's id."""
+    page = player.page
+    if not page.url.endswith("/lobby/"):
+        page.goto("/lobby/")
+    form = page.locator("#create-table")
+    form.locator("#id_seats").select_option(str(seats))
+    form.locator("#id_bots").select_option(str(bots))
+    form.locator("#id_hook_rule").set_checked(hook_rule)
+    form.locator("#id_blind_first_round").set_checked(blind_first_round)
+    form.locator("button[type=submit]").click()
+    page.wait_for_url("**/games/*/")
+    game_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    return game_id
+
+
+def wait_table_live(player: Player, *, what: str) -> dict[str, Any]:
+    """Until the page shows the running table (it reloads itself when the game starts)."""
+    player.wait_js(
+        "() => !!document.getElementById('seats') && !!window.WizardTable"
+        " && window.WizardTable.view.status !== 'open'",
+        what=what,
+    )
+    return player.view()
+
+
+def play_turn(player: Player, rng: random.Random) -> dict[str, Any]:
+    """The player acts through the page: a random legal bid button, trump button or card.
+
+    Checks that the controls offer exactly what the view says is legal, clicks, waits for the
+    server's answer and for the page's view to move on; returns that new view."""
+    state = player.view()
+    legal = state["legal"]
+    assert state["status"] == "active" and legal, f"{player.username} cannot act now: {state}"
+    assert state["to_act"] == state["you"], f"{player.username} has controls out of turn: {state}"
+    options = player.page.evaluate(OPTIONS_JS)
+    if "bids" in legal:
+        assert sorted(options["bids"]) == sorted(legal["bids"]), (state, options)
+        choice = rng.choice(options["bids"])
+        target, move = f'#controls button[data-bid="{choice}"]', f"bid {choice}"
+    elif "suits" in legal:
+        assert sorted(options["suits"]) == sorted(legal["suits"]), (state, options)
+        choice = rng.choice(options["suits"])
+        target, move = f'#controls button[data-suit="{choice}"]', f"trump {choice}"
+    else:
+        assert sorted(options["cards"]) == sorted(legal["cards"]), (state, options)
+        hand = state["hand"] or []
+        assert sorted(options["blocked"]) == sorted(set(hand) - set(legal["cards"])), (
+            f"{player.username}: illegal cards not disabled",
+            state,
+            options,
+        )
+        choice = rng.choice(options["cards"])
+        target, move = f'#hand button.card.legal[data-card="{choice}"]', f"play {choice}"
+    _click_move(player, target, move, state["seq"])
+    player.moves += 1
+    return player.view()
+
+
+def _click_move(player: Player, target: str, move: str, seq: int) -> None:
+    """Click a control and wait for the move's POST and the view after it.
+
+    A click made while the page still waits for its previous move's answer is dropped by the
+    page (sendMove's `sending` guard), so a click that sends nothing is repeated."""
+    page = player.page
+    for _attempt in range(3):
+        try:
+            with page.expect_request(
+                lambda r: r.url.endswith("/moves/") and r.method == "POST", timeout=WAIT_MS
+            ) as sent:
+                _click(player, target, move)
+        except timeout_error():
+            if player.view()["seq"] > seq:
+                return  # the move went through after all
+            continue
+        response = sent.value.response()
+        assert response is not None, f"{player.username}: {move} got no answer"
+        assert response.ok, (
+            f"{player.username}: {move} refused with {response.status}: {response.text()}"
+        )
+        response.finished()
+        player.wait_seq(seq + 1, what=f"the view after {move}")
+        return
+    raise AssertionError(f"{player.username}: clicking {target} ({move}) never sent the move")
+
+
+def _click(player: Player, target: str, move: str) -> None:
+    try:
+        player.page.click(target, timeout=WAIT_MS)
+    except timeout_error() as error:
+        raise AssertionError(
+            f"{player.username} could not click {target} ({move}): {error}"
+            f"\npage shows {player._describe()}"
+        ) from error
+
+
+def table_fits_viewport(page: Page) -> bool:
+    fits: bool = page.evaluate(NO_HORIZONTAL_SCROLL_JS)
+    return fits
+
+
+def in_viewport_width(page: Page, selector: str) -> list[str]:
+    """The elements matching `selector` that are hidden or stick out left or right."""
+    problems: list[str] = page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)].flatMap((el) => {
+             const box = el.getBoundingClientRect();
+             const shown = box.width > 0 && box.height > 0
+               && getComputedStyle(el).visibility !== "hidden";
+             return shown && box.left >= 0 && box.right <= window.innerWidth + 0.5 ? []
+               : [`${el.outerHTML.slice(0, 80)} at ${box.left}..${box.right}`];
+           })""",
+        selector,
+    )
+    return problems
+
+
+@contextlib.contextmanager
+def screenshots_on_failure(artifacts: Path, players: list[Player]) -> Iterator[None]:
+    """On any failure, saves what each player's page showed as failure-<username>.png."""
+    try:
+        yield
+    except BaseException:
+        for player in players:
+            with contextlib.suppress(Exception):
+                player.page.screenshot(
+                    path=str(artifacts / f"failure-{player.username}.png"), full_page=True
+                )
+        raise
+
+
+class Deadline:
+    """A bound on a whole test, with a message that says how far it got."""
+
+    def __init__(self, seconds: float, what: str) -> None:
+        self.end = time.monotonic() + seconds
+        self.seconds = seconds
+        self.what = what
+
+    def check(self, progress: str) -> None:
+        assert time.monotonic() < self.end, (
+            f"{self.what} did not finish within {self.seconds / 60:.0f} minutes; got to {progress}"
+        )

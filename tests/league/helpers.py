@@ -1,0 +1,205 @@
+"""Helpers for the league tests: league games finished the way games/services.py finishes
+them (fast, from chosen scores), real games played through the services, and snapshots."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+from unittest import mock
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine, services
+from games.models import Game, GameStatus, Seat
+from league import services as league_services
+from league.models import Rating, RatingChange, SeasonStanding
+
+
+class Clock:
+    """Stands in for django.utils.timezone inside league.services: each now() is one minute
+    after the previous one, so games finish in a known, strictly increasing order."""
+
+    def __init__(self, start: datetime) -> None:
+        self.moment = start
+        self.step = timedelta(minutes=1)
+
+    def set(self, moment: datetime) -> None:
+        self.moment = moment
+
+    def now(self) -> datetime:
+        moment = self.moment
+        self.moment += self.step
+        return moment
+
+
+def finish_game(
+    users: Sequence[User | None],
+    scores: Sequence[int],
+    *,
+    exact_bids: Sequence[int] | None = None,
+    voided: bool = False,
+    at: datetime | None = None,
+) -> Game:
+    """A table of these seats (None = a bot) that ends with these final scores."""
+    game = seat_table(users, voided=voided)
+    return record_end(game, scores, exact_bids=exact_bids, at=at)
+
+
+def seat_table(users: Sequence[User | None], *, voided: bool = False) -> Game:
+    """A running game with these seats (None = a bot), its rows written directly."""
+    creator = next(user for user in users if user is not None)
+    with transaction.atomic():
+        game = Game.objects.create(
+            created_by=creator,
+            seats=len(users),
+            bots=sum(user is None for user in users),
+            status=GameStatus.ACTIVE,
+            seed="0" * 64,
+            commitment="0" * 64,
+            voided=voided,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, number=n, user=user, bot_kind="" if user else "heuristic")
+            for n, user in enumerate(users)
+        )
+    return game
+
+
+def record_end(
+    game: Game,
+    scores: Sequence[int],
+    *,
+    exact_bids: Sequence[int] | None = None,
+    at: datetime | None = None,
+) -> Game:
+    """End a running game with these final scores as games.services._record does: status,
+    seat results (R15 places), the league's part (league.services.game_finished) in the same
+    transaction, then the game row saved. `at` is the finishing time before the league
+    re-stamps it (non-league games keep it)."""
+    with transaction.atomic():
+        seats = list(game.seat_set.order_by("number"))
+        assert len(seats) == len(scores)
+        places = engine.places(list(scores))
+        for seat in seats:
+            seat.final_score = scores[seat.number]
+            seat.place = places[seat.number]
+            seat.exact_bids = exact_bids[seat.number] if exact_bids else 0
+        Seat.objects.bulk_update(seats, ["final_score", "place", "exact_bids"])
+        game.status = GameStatus.FINISHED
+        game.finished_at = at or timezone.now()
+        league_services.game_finished(game=game, seats=seats)
+        game.save(update_fields=["status", "finished_at", "league"])
+    return game
+
+
+def play_out(game_id: int, rng: random.Random) -> Game:
+    """Play an active game to its end through games.services.move_apply, each human decision a
+    random legal move (bots reply inside the services)."""
+    game = Game.objects.get(pk=game_id)
+    seat_users = {seat.number: seat.user for seat in game.seat_set.select_related("user")}
+    while game.status == GameStatus.ACTIVE:
+        state = game.engine_state()
+        assert state is not None and state.to_act is not None
+        user = seat_users[state.to_act]
+        assert user is not None, "bots reply inside the services"
+        move = rng.choice(engine.legal_moves(state))
+        game = services.move_apply(game_id=game_id, user=user, body=move.to_json())
+    return game
+
+
+class _FixedTime:
+    def __init__(self, moment: datetime) -> None:
+        self.moment = moment
+
+    def now(self) -> datetime:
+        return self.moment
+
+
+def decisions_left(game: Game) -> int:
+    """How many decisions the game still needs if every one is the R16 auto-move (played out
+    on the pure engine, which is what the timer will do)."""
+    state = game.engine_state()
+    assert state is not None
+    count = 0
+    while not state.is_over:
+        assert state.to_act is not None
+        state, _ = engine.take_turn(
+            state, state.to_act, engine.auto_move(state), seed=game.seed, auto=True
+        )
+        count += 1
+    return count
+
+
+def expire_turns(game_id: int, count: int) -> Game:
+    """R16: let the next `count` turns of an all-human game run out, then look at the game
+    (games.services.game_catch_up makes each overdue auto-move under one lock). Each turn
+    starts when the previous one expired, so `count` turns end at the count-th deadline."""
+    game = Game.objects.get(pk=game_id)
+    assert game.deadline is not None and count >= 1
+    moment = game.deadline + timedelta(seconds=game.turn_seconds * (count - 1))
+    with mock.patch.object(services, "timezone", _FixedTime(moment)):
+        game = services.game_catch_up(game_id)
+    return game
+
+
+def play_to_last_card(game_id: int) -> Game:
+    """Every decision but the game's very last card made by the turn timer (R16)."""
+    game = Game.objects.get(pk=game_id)
+    game = expire_turns(game_id, decisions_left(game) - 1)
+    state = game.engine_state()
+    assert game.status == GameStatus.ACTIVE and state is not None and is_last_card(state)
+    return game
+
+
+def is_last_card(state: engine.State) -> bool:
+    """The next card is the last of the last trick of the last round."""
+    rounds = engine.rounds_for(state.players)
+    return (
+        state.round == rounds
+        and state.phase == "playing"
+        and sum(state.tricks_won) == rounds - 1
+        and len(state.trick) == state.players - 1
+    )
+
+
+def snapshot() -> dict[str, list[tuple[Any, ...]]]:
+    """Every league row, exact floats included, in a stable order."""
+    return {
+        "ratings": list(
+            Rating.objects.order_by("user_id").values_list(
+                "user_id", "mu", "sigma", "ordinal", "games", "wins", "points"
+            )
+        ),
+        "changes": list(
+            RatingChange.objects.order_by("game_id", "user_id").values_list(
+                "game_id",
+                "user_id",
+                "at",
+                "place",
+                "score",
+                "mu_before",
+                "sigma_before",
+                "mu",
+                "sigma",
+                "ordinal",
+            )
+        ),
+        "standings": list(
+            SeasonStanding.objects.order_by("season", "user_id").values_list(
+                "season", "user_id", "games", "wins", "points", "ordinal"
+            )
+        ),
+    }
+
+
+def human_table(users: Sequence[User]) -> Game:
+    """An all-human table created and filled through the services (it starts when full)."""
+    game = services.game_create(user=users[0], seats=len(users))
+    for user in users[1:]:
+        game = services.game_join(game_id=game.pk, user=user)
+    assert game.status == GameStatus.ACTIVE
+    return game
