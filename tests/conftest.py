@@ -16,6 +16,8 @@ REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "") == "1"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The slow browser tests run last, so the quick ones report first.
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
     if connection.vendor == "postgresql":
         return
     skip = pytest.mark.skip(reason="needs PostgreSQL: runs in the DATABASE_URL=postgres:// pass")

@@ -133,9 +133,12 @@ def _wait_until_up(process: subprocess.Popen[Any], url: str, log_path: Path) -> 
     pytest.fail(f"daphne did not answer at {url} within 60 s:\n{_log_tail(log_path)}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(chromium_path: str) -> Iterator[Any]:
-    """One headless Chromium for the session; each player gets their own context."""
+    """One headless Chromium for the browser tests; each player gets their own context.
+
+    Package scope: Playwright's sync API keeps an event loop running in this thread until it
+    stops, which would break asyncio tests that run after these."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
