@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
@@ -50,22 +51,35 @@ def with_reason(
     )
 
 
+class SuspensionForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = Suspension
+        fields = ("user", "banned", "until", "reason")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        until = data.get("until")
+        if not data.get("banned") and (until is None or until <= timezone.now()):
+            raise forms.ValidationError("Give an end in the future, or tick 'banned'.")
+        return data
+
+
 @admin.register(Suspension)
 class SuspensionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("user", "banned", "until", "reason", "created_by", "created_at")
     list_filter = ("banned",)
     search_fields = ("user__username", "reason")
     autocomplete_fields = ("user",)
-    fields = ("user", "banned", "until", "reason")
+    form = SuspensionForm
 
     def save_model(self, request: HttpRequest, obj: Suspension, form: Any, change: bool) -> None:
-        moderation.user_suspend(
+        obj.pk = moderation.user_suspend(
             moderator=moderator_of(request),
             user=obj.user,
             reason=obj.reason,
             until=obj.until,
             banned=obj.banned,
-        )
+        ).pk
 
     def delete_model(self, request: HttpRequest, obj: Suspension) -> None:
         moderation.user_unsuspend(moderator=moderator_of(request), user=obj.user, reason="lifted")

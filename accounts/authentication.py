@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import logout
+from django.contrib.auth import SESSION_KEY, logout
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-from accounts.standing import ensure_can_play, is_suspended
+from accounts.standing import ensure_can_play, is_suspended, is_suspended_id
 
 
 class PlayerBackend(ModelBackend):
@@ -31,6 +31,15 @@ class PlayerTokenAuthentication(TokenAuthentication):
         return user, token
 
 
+def session_user_id(session: Any) -> int | None:
+    """The user id a session was logged in as, whatever the backend now thinks of them."""
+    raw = session.get(SESSION_KEY) if session is not None else None
+    try:
+        return int(raw) if raw is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
 class SuspendedLogoutMiddleware:
     """Ends the session of a user who was suspended while logged in: at once, not at expiry."""
 
@@ -38,8 +47,10 @@ class SuspendedLogoutMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and is_suspended(user):
+        # The backend already treats a suspended user as anonymous; end the session itself,
+        # so it does not come back to life when the suspension ends.
+        user_id = session_user_id(getattr(request, "session", None))
+        if user_id is not None and is_suspended_id(user_id):
             logout(request)
         response: HttpResponse = self.get_response(request)
         return response

@@ -43,6 +43,11 @@ def user_suspend(
     if not banned and (until is None or until <= timezone.now()):
         raise Invalid("A suspension needs an end in the future, or choose a ban.")
     with transaction.atomic():
+        current = Suspension.objects.select_for_update().filter(user=user).first()
+        if current is not None and current.in_force:  # a lighter sanction never shortens one
+            banned = banned or current.banned
+            if until is not None and current.until is not None:
+                until = max(until, current.until)
         suspension, _ = Suspension.objects.update_or_create(
             user=user,
             defaults={"until": until, "banned": banned, "reason": reason, "created_by": moderator},

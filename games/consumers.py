@@ -9,7 +9,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import User
 
-from accounts.standing import is_suspended
+from accounts.authentication import session_user_id
+from accounts.standing import is_suspended, is_suspended_id
 from games import chat, push, selectors, services
 from games.models import Game
 from wizardsite.api import error_body, error_for
@@ -27,11 +28,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def connect(self) -> None:
         user = self.scope.get("user")
+        if await database_sync_to_async(_is_suspended_socket)(self.scope):
+            await self.close(code=CLOSE_SUSPENDED)
+            return
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
-            return
-        if await database_sync_to_async(is_suspended)(user):
-            await self.close(code=CLOSE_SUSPENDED)
             return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         if not await database_sync_to_async(_game_exists)(self.game_id):
@@ -145,6 +146,16 @@ def move_body(message: dict[str, Any]) -> dict[str, Any]:
 
 
 _KIND_BY_FIELD = {"bid": "bid", "card": "play", "suit": "trump"}
+
+
+def _is_suspended_socket(scope: dict[str, Any]) -> bool:
+    """A token user or a session's user who is suspended (the session backend already sees
+    them as anonymous, so ask by the id the session holds)."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return is_suspended(user)
+    user_id = session_user_id(scope.get("session"))
+    return user_id is not None and is_suspended_id(user_id)
 
 
 def _game_exists(game_id: int) -> bool:

@@ -11,8 +11,6 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from rest_framework.authtoken.models import Token
 
-from accounts.standing import is_suspended
-
 
 class TokenAuthMiddleware:
     """Sets scope["user"] from a `token` query parameter; without one the session decides."""
@@ -30,7 +28,7 @@ class TokenAuthMiddleware:
 
 def _user_for_token(key: str) -> User | AnonymousUser:
     token = Token.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active or is_suspended(token.user):
+    if token is None or not token.user.is_active:
         return AnonymousUser()
     user: User = token.user
     return user

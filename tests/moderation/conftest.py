@@ -1,0 +1,118 @@
+"""Fixtures for the moderation tests: the Moderators group, moderators and plain staff behind
+test clients, players signed up through the API, running tables, and recorded pushes."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from django.contrib.auth.models import Group, Permission, User
+from django.test import Client
+
+from games import push
+from games.models import Game
+from tests.games.helpers import Player, register_player, seat_players
+from tests.live.helpers import Sockets
+
+# The migration's module name starts with a digit: import it by name.
+MODERATOR_PERMISSIONS: dict[str, list[str]] = importlib.import_module(
+    "accounts.migrations.0002_moderators_group"
+).MODERATOR_PERMISSIONS
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    # Sign-ups go through the API; the default hasher would make each one take ~0.3 s.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def moderators(db: None) -> Group:
+    """The group made by accounts/migrations/0002; made again from the migration's list after
+    a transactional test's flush removed it (data migrations do not survive a flush)."""
+    group, created = Group.objects.get_or_create(name="Moderators")
+    if created:
+        group.permissions.set(
+            Permission.objects.get(content_type__app_label=app, codename=codename)
+            for app, codenames in MODERATOR_PERMISSIONS.items()
+            for codename in codenames
+        )
+    return group
+
+
+@pytest.fixture
+def moderator(moderators: Group) -> User:
+    user = User.objects.create_user("mod", "mod@example.com", "x", is_staff=True)
+    user.groups.add(moderators)
+    return user
+
+
+@pytest.fixture
+def mod_client(moderator: User) -> Client:
+    client = Client()
+    client.force_login(moderator)
+    return client
+
+
+@pytest.fixture
+def staff(db: None) -> User:
+    """Staff without the group or any permission: may open the admin, may not moderate."""
+    return User.objects.create_user("clerk", "clerk@example.com", "x", is_staff=True)
+
+
+@pytest.fixture
+def staff_client(staff: User) -> Client:
+    client = Client()
+    client.force_login(staff)
+    return client
+
+
+@pytest.fixture
+def make_player(db: None) -> Callable[..., Player]:
+    """Registers a user through the API; the Player's client sends their token."""
+    numbers = itertools.count(1)
+
+    def make(username: str | None = None) -> Player:
+        return register_player(username or f"player{next(numbers)}")
+
+    return make
+
+
+@pytest.fixture
+def players(make_player: Callable[..., Player]) -> list[Player]:
+    return [make_player() for _ in range(3)]
+
+
+@pytest.fixture
+def running(players: list[Player]) -> Game:
+    """A started all-human table of three; player i sits in seat i."""
+    return Game.objects.get(pk=seat_players(players, blind_first_round=False))
+
+
+@pytest.fixture
+def pushes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Every (group, message) given to games.push.send, instead of the channel layer."""
+    sent: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(push, "send", lambda group, message: sent.append((group, message)))
+    return sent
+
+
+@pytest.fixture(autouse=True)
+def _in_memory_channel_layer(settings: Any) -> None:
+    # A fresh layer per test (changing the setting drops the cached one): pushes stay in this
+    # process and nothing is left over from another test's event loop.
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@pytest_asyncio.fixture
+async def sockets() -> AsyncIterator[Sockets]:
+    """Opens game sockets against wizardsite.asgi.application; closes them all afterwards."""
+    opened = Sockets()
+    try:
+        yield opened
+    finally:
+        await opened.close_all()

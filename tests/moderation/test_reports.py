@@ -1,0 +1,120 @@
+"""Players report players (POST /api/v1/reports/), optionally naming one of their messages:
+the report lands in the moderators' queue; bad reports are refused, floods are limited."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from accounts.models import Report, ReportStatus
+from games.models import Game
+from tests.games.helpers import API, Player, assert_error
+from tests.moderation.helpers import chat, report
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_report_of_a_player_is_queued(players: list[Player]) -> None:
+    response = report(players[0], username=players[1].username, reason="  rude in chat  ")
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["status"] == "open"
+    row = Report.objects.get(pk=body["id"])
+    assert (row.reporter_id, row.reported_id, row.message_id) == (
+        players[0].user_id,
+        players[1].user_id,
+        None,
+    )
+    assert row.reason == "rude in chat" and row.status == ReportStatus.OPEN
+
+
+def test_a_report_may_name_one_of_that_players_messages(
+    running: Game, players: list[Player]
+) -> None:
+    message = chat(players[1], running.pk, "you are terrible").json()
+    response = report(
+        players[0], username=players[1].username, message_id=message["id"], reason="insult"
+    )
+    assert response.status_code == 201, response.content
+    assert Report.objects.get(pk=response.json()["id"]).message_id == message["id"]
+
+
+def test_a_message_of_someone_else_cannot_be_pinned_on_the_player(
+    running: Game, players: list[Player]
+) -> None:
+    not_theirs = chat(players[2], running.pk, "hello").json()
+    error = assert_error(
+        report(players[0], username=players[1].username, message_id=not_theirs["id"], reason="x"),
+        400,
+        "invalid",
+    )
+    assert "message_id" in error["fields"]
+    assert_error(
+        report(players[0], username=players[1].username, message_id=10**9, reason="x"),
+        400,
+        "invalid",
+    )
+    assert not Report.objects.exists()
+
+
+def test_an_unknown_player_is_not_found(players: list[Player]) -> None:
+    assert_error(report(players[0], username="nobody-here", reason="x"), 404, "not_found")
+    assert not Report.objects.exists()
+
+
+def test_nobody_reports_themselves(players: list[Player]) -> None:
+    assert_error(report(players[0], username=players[0].username, reason="x"), 400, "invalid")
+    assert not Report.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"reason": ""},
+        {"reason": "   "},
+        {"reason": "x" * 1001},
+        {"reason": 5},
+        {},
+        {"reason": "x", "username": 5},
+        {"reason": "x", "message_id": "first"},
+    ],
+    ids=["empty", "spaces", "too long", "number", "missing", "username number", "bad id"],
+)
+def test_a_report_needs_a_reason_and_well_formed_fields(
+    body: dict[str, Any], players: list[Player]
+) -> None:
+    body = {"username": players[1].username, **body}
+    assert_error(report(players[0], **body), 400, "invalid")
+    assert not Report.objects.exists()
+
+
+def test_an_anonymous_caller_cannot_report(players: list[Player]) -> None:
+    response = APIClient().post(
+        f"{API}/reports/", {"username": players[1].username, "reason": "x"}, format="json"
+    )
+    assert_error(response, 401, "not_authenticated")
+
+
+def test_more_than_ten_reports_an_hour_are_rate_limited(
+    players: list[Player], make_player: Callable[..., Player]
+) -> None:
+    for n in range(10):
+        response = report(players[0], username=players[1 + n % 2].username, reason=f"r{n}")
+        assert response.status_code == 201, response.content
+    assert_error(
+        report(players[0], username=players[1].username, reason="r10"), 429, "rate_limited"
+    )
+    assert Report.objects.count() == 10
+    assert report(players[1], username=players[0].username, reason="back").status_code == 201
+
+    # An hour later the earlier reports no longer count.
+    Report.objects.filter(reporter_id=players[0].user_id).update(
+        created_at=timezone.now() - timedelta(hours=1, minutes=1)
+    )
+    assert report(players[0], username=players[1].username, reason="again").status_code == 201

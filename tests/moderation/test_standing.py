@@ -1,0 +1,297 @@
+"""A suspended or banned player is shut out at every door at once — log-in, the session they
+already have, their API token, the services — and their seat never blocks a running table:
+its turns are auto-moved (R16) without waiting. Lifting the suspension restores everything."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from accounts import moderation
+from accounts.models import Suspension
+from games import engine, services
+from games.models import Event as EventRow
+from games.models import Game
+from tests.games.helpers import (
+    API,
+    PASSWORD,
+    Player,
+    assert_error,
+    choose_move,
+    create_game,
+    game_url,
+    seat_players,
+)
+from tests.moderation.helpers import user_of
+from wizardsite.api import Suspended
+
+pytestmark = pytest.mark.django_db
+
+KINDS = ["suspended", "banned"]
+
+
+def suspend(player: Player, kind: str, moderator: User | None = None) -> None:
+    until = None if kind == "banned" else timezone.now() + timedelta(days=3)
+    moderation.user_suspend(
+        moderator=moderator,
+        user=user_of(player),
+        reason="abuse",
+        until=until,
+        banned=kind == "banned",
+    )
+
+
+def lift(player: Player) -> None:
+    moderation.user_unsuspend(moderator=None, user=user_of(player), reason="appeal")
+
+
+def log_in(client: Client, player: Player) -> bool:
+    """Submit the log-in form; True when it signed the player in."""
+    response = client.post("/accounts/login/", {"username": player.username, "password": PASSWORD})
+    signed_in = client.session.get("_auth_user_id") == str(player.user_id)
+    assert response.status_code == (302 if signed_in else 200)
+    return signed_in
+
+
+def move_by_whoever_acts(players: list[Player], game_id: int) -> int:
+    """The seat to act makes its first legal move through REST; returns that seat."""
+    seat = Game.objects.get(pk=game_id).to_act
+    assert seat is not None
+    mine = players[seat].view(game_id)
+    response = players[seat].move(game_id, {**choose_move(mine["legal"], None), "seq": mine["seq"]})
+    assert response.status_code == 200, response.content
+    return seat
+
+
+# -- doors -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_log_in_form_refuses_a_suspended_player_until_the_suspension_is_lifted(
+    kind: str, make_player: Callable[..., Player]
+) -> None:
+    player, bystander = make_player(), make_player()
+    suspend(player, kind)
+
+    assert not log_in(Client(), player)
+    assert log_in(Client(), bystander)
+    response = APIClient().post(
+        f"{API}/accounts/token/",
+        {"username": player.username, "password": PASSWORD},
+        format="json",
+    )
+    assert_error(response, 401, "not_authenticated")
+
+    lift(player)
+
+    assert log_in(Client(), player)
+    response = APIClient().post(
+        f"{API}/accounts/token/",
+        {"username": player.username, "password": PASSWORD},
+        format="json",
+    )
+    assert response.status_code == 200 and response.json()["token"] == player.token
+
+
+def test_a_suspension_that_has_ended_shuts_nothing(make_player: Callable[..., Player]) -> None:
+    player = make_player()
+    Suspension.objects.create(
+        user_id=player.user_id, until=timezone.now() - timedelta(minutes=1), reason="served"
+    )
+    assert log_in(Client(), player)
+    assert player.client.get(f"{API}/accounts/me/").status_code == 200
+    assert services.game_create(user=user_of(player), seats=3).pk
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_session_already_open_stops_working_at_the_next_request(
+    kind: str, make_player: Callable[..., Player]
+) -> None:
+    player = make_player()
+    browser = Client()
+    browser.force_login(user_of(player))
+    api = APIClient()  # a second browser, using the API with its session cookie
+    api.force_login(user_of(player))
+    assert browser.get("/games/mine/").status_code == 200
+    assert api.get(f"{API}/accounts/me/").status_code == 200
+
+    suspend(player, kind)
+
+    response = browser.get("/games/mine/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    assert_error(api.get(f"{API}/accounts/me/"), 401, "not_authenticated")
+    assert_error(api.post(f"{API}/games/", {"seats": 3}, format="json"), 401, "not_authenticated")
+
+
+def test_the_suspended_players_session_is_ended_not_just_ignored(
+    make_player: Callable[..., Player],
+) -> None:
+    player = make_player()
+    browser = Client()
+    browser.force_login(user_of(player))
+    suspend(player, "suspended")
+    assert browser.get("/games/mine/").status_code == 302
+
+    lift(player)
+
+    assert "_auth_user_id" not in browser.session
+    assert browser.get("/games/mine/").status_code == 302  # they log in again
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_suspended_players_token_answers_403_suspended_until_lifted(
+    kind: str, running: Game, players: list[Player]
+) -> None:
+    player = players[1]
+    suspend(player, kind)
+
+    error = assert_error(player.client.get(f"{API}/accounts/me/"), 403, "suspended")
+    assert ("banned" if kind == "banned" else "suspended until") in error["message"]
+    assert_error(player.client.get(game_url(running.pk)), 403, "suspended")
+    assert_error(player.client.post(f"{API}/games/", {"seats": 3}, format="json"), 403, "suspended")
+    assert_error(player.move(running.pk, {"type": "bid", "bid": 0}), 403, "suspended")
+    assert players[0].client.get(f"{API}/accounts/me/").status_code == 200
+
+    lift(player)
+
+    assert player.client.get(f"{API}/accounts/me/").json()["username"] == player.username
+    assert create_game(player, seats=3)["you"] == 0
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_services_refuse_a_suspended_player_to_create_join_or_move(
+    kind: str, running: Game, players: list[Player], make_player: Callable[..., Player]
+) -> None:
+    seat = running.to_act
+    assert seat is not None
+    mover = players[seat]
+    newcomer = make_player()
+    open_table = services.game_create(user=user_of(players[0]), seats=4)
+    move = choose_move(mover.view(running.pk)["legal"], None)
+    suspend(mover, kind)
+    suspend(newcomer, kind)
+    games_before = Game.objects.count()
+
+    with pytest.raises(Suspended) as created:
+        services.game_create(user=user_of(newcomer), seats=3)
+    with pytest.raises(Suspended) as joined:
+        services.game_join(game_id=open_table.pk, user=user_of(newcomer))
+    with pytest.raises(Suspended) as moved:
+        services.move_apply(game_id=running.pk, user=user_of(mover), body=move)
+
+    for refusal in (created, joined, moved):
+        assert refusal.value.code == "suspended" and refusal.value.status == 403
+    assert Game.objects.count() == games_before
+    assert open_table.seat_set.count() == 1
+    assert Game.objects.get(pk=running.pk).seq == running.seq
+
+    lift(newcomer)
+    lift(mover)
+
+    assert services.game_join(game_id=open_table.pk, user=user_of(newcomer)).seat_set.count() == 2
+    services.turns_expire()  # the turn that fell due while they were suspended
+    for _ in range(6):
+        if Game.objects.get(pk=running.pk).to_act == seat:
+            break
+        move_by_whoever_acts(players, running.pk)
+    move = choose_move(mover.view(running.pk)["legal"], None)
+    assert services.move_apply(game_id=running.pk, user=user_of(mover), body=move).to_act != seat
+
+
+# -- the seat of a suspended player at a running table ---------------------------------------
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_pending_turn_of_a_suspended_player_is_due_at_once_and_the_timer_auto_moves_it(
+    kind: str, running: Game, players: list[Player]
+) -> None:
+    seat = running.to_act
+    assert seat is not None and running.deadline is not None
+    assert running.deadline > timezone.now() + timedelta(seconds=30)  # a normal 60 s turn
+    state = running.engine_state()
+    assert state is not None
+    move = engine.auto_move(state).to_json()
+    # The event row of that decision: a trump choice is recorded as "trump_chosen".
+    expected = {**move, "type": {"trump": "trump_chosen"}.get(move["type"], move["type"])}
+
+    suspend(players[seat], kind)
+
+    game = Game.objects.get(pk=running.pk)
+    assert game.deadline is not None and game.deadline <= timezone.now()
+    assert game.seq == running.seq  # due, not yet played
+
+    assert services.turns_expire() == 1
+
+    game = Game.objects.get(pk=running.pk)
+    row = EventRow.objects.get(game=game, seq=running.seq + 1)
+    assert row.seat == seat and row.auto
+    assert {key: row.payload[key] for key in expected} == expected  # R16's own choice
+    assert game.to_act != seat
+    assert game.deadline is not None
+    assert game.deadline > timezone.now() + timedelta(seconds=30)  # the next player waits normally
+
+
+def test_a_suspended_players_later_turns_are_due_the_moment_they_start(
+    players: list[Player],
+) -> None:
+    game_id = seat_players(players, blind_first_round=False)
+    first = Game.objects.get(pk=game_id).to_act
+    assert first is not None
+    target = (first + 1) % 3
+    suspend(players[target], "suspended")
+    game = Game.objects.get(pk=game_id)
+    assert game.deadline is not None and game.deadline > timezone.now()  # not their turn yet
+
+    for _ in range(3):  # the turn comes round to them (after a trump choice, at the latest)
+        if Game.objects.get(pk=game_id).to_act == target:
+            break
+        move_by_whoever_acts(players, game_id)
+    game = Game.objects.get(pk=game_id)
+
+    assert game.to_act == target
+    assert game.deadline is not None and game.deadline <= timezone.now()
+    assert services.turns_expire() == 1
+    assert Game.objects.get(pk=game_id).to_act != target
+
+
+def test_only_the_games_where_the_suspended_player_is_to_act_are_hurried(
+    running: Game, players: list[Player]
+) -> None:
+    seat = running.to_act
+    assert seat is not None
+    for _ in range(20):  # another table of the same players where someone else acts first
+        waiting = Game.objects.get(pk=seat_players(players, blind_first_round=False))
+        if waiting.to_act != seat:
+            break
+    else:
+        pytest.fail("every deal started with the same seat")
+    assert waiting.deadline is not None
+
+    suspend(players[seat], "banned")
+
+    deadline = Game.objects.get(pk=running.pk).deadline
+    assert deadline is not None and deadline <= timezone.now()
+    assert Game.objects.get(pk=waiting.pk).deadline == waiting.deadline
+
+
+def test_after_the_lift_the_players_turns_get_the_full_time_again(
+    running: Game, players: list[Player]
+) -> None:
+    seat = running.to_act
+    assert seat is not None
+    target = (seat + 1) % 3
+    suspend(players[target], "suspended")
+    lift(players[target])
+
+    for _ in range(3):
+        if Game.objects.get(pk=running.pk).to_act == target:
+            break
+        move_by_whoever_acts(players, running.pk)
+    game = Game.objects.get(pk=running.pk)
+
+    assert game.to_act == target
+    assert game.deadline is not None
+    assert game.deadline > timezone.now() + timedelta(seconds=30)
+    assert move_by_whoever_acts(players, running.pk) == target
