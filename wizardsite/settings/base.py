@@ -74,6 +74,9 @@ DATABASES = {
         conn_max_age=0,  # ASGI: persistent connections leak across threads
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # psycopg's pool instead of a new connection per request (persistent ones leak under ASGI).
+    DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": 20, "timeout": 20}}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (server, worker, beat) share the file: wait for locks, don't fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
