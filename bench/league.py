@@ -31,13 +31,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
-
-import psycopg
-from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.postgres import ensure_database  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/wizard_league_bench"
 API = "/api/v1/league/leaderboard/"
@@ -56,18 +54,6 @@ class Timing:
     sql_ms: float
     rows: int | None
     statements: list[tuple[float, str]]
-
-
-def ensure_database(url: str) -> None:
-    """Create the database of `url` on its server when it does not exist yet."""
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True, connect_timeout=10) as conn:
-        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
-        if found is None:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-            print(f"league: created database {name}")
 
 
 def setup_django(url: str) -> None:
@@ -167,7 +153,7 @@ def main() -> None:
     if not args.database_url.startswith(("postgres://", "postgresql://")):
         parser.error("--database-url must be a postgres:// URL")
 
-    ensure_database(args.database_url)
+    ensure_database(args.database_url, "league")
     setup_django(args.database_url)
     from django.core.management import call_command
     from django.db import connection

@@ -48,14 +48,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import psycopg
-from psycopg import sql
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.postgres import ensure_database  # noqa: E402
+
 BIN = ROOT / ".venv" / "bin" if (ROOT / ".venv" / "bin").is_dir() else Path(sys.executable).parent
 HOST = "127.0.0.1"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -80,18 +83,6 @@ def free_port() -> int:
         probe.bind((HOST, 0))
         port: int = probe.getsockname()[1]
         return port
-
-
-def ensure_database(url: str) -> None:
-    """Create the database of `url` on its server when it does not exist yet."""
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True, connect_timeout=10) as conn:
-        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
-        if found is None:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-            print(f"live: created database {name}")
 
 
 def retire_bench_games(url: str) -> int:
@@ -806,7 +797,7 @@ def main() -> None:
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
     }
-    ensure_database(args.database_url)
+    ensure_database(args.database_url, "live")
     subprocess.run(
         [str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"],
         cwd=ROOT,
