@@ -10,18 +10,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import moderation, selectors, services
+from accounts import services
 from accounts.serializers import (
     CredentialsSerializer,
-    MeSerializer,
     RegisteredSerializer,
     RegisterSerializer,
-    ReportCreatedSerializer,
-    ReportSerializer,
     TokenSerializer,
 )
-from wizardsite.api import player
-from wizardsite.schema import errors
+from apikit.schema import errors
 
 
 class Register(APIView):
@@ -58,28 +54,3 @@ class ObtainToken(APIView):
         serializer.is_valid(raise_exception=True)
         token = services.token_for_credentials(**serializer.validated_data)
         return Response({"token": token.key})
-
-
-class Me(APIView):
-    @extend_schema(operation_id="accounts_me", responses={200: MeSerializer, **errors(401)})
-    def get(self, request: Request) -> Response:
-        return Response(MeSerializer(selectors.user_summary(player(request))).data)
-
-
-class Reports(APIView):
-    @extend_schema(
-        operation_id="reports_create",
-        request=ReportSerializer,
-        responses={201: ReportCreatedSerializer, **errors(400, 401, 403, 404, 429)},
-    )
-    def post(self, request: Request) -> Response:
-        serializer = ReportSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        report = moderation.report_create(
-            reporter=player(request),
-            username=data["username"],
-            reason=data["reason"],
-            message_id=data.get("message_id"),
-        )
-        return Response({"id": report.pk, "status": report.status}, status=status.HTTP_201_CREATED)

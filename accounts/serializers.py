@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
-from wizardsite.fields import StrictCharField
+from apikit.fields import StrictCharField
 
 
 class RegisterSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -25,29 +25,3 @@ class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
     token = serializers.CharField()
-
-
-class MeSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    email = serializers.EmailField()
-    date_joined = serializers.DateTimeField()
-    rating = serializers.FloatField(allow_null=True, help_text="League rating; null before any.")
-    provisional = serializers.BooleanField()
-    league_games = serializers.IntegerField()
-    games_played = serializers.IntegerField()
-    games_won = serializers.IntegerField()
-    games_active = serializers.IntegerField()
-
-
-class ReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    username = StrictCharField(help_text="The player reported.")
-    message_id = serializers.IntegerField(
-        required=False, allow_null=True, help_text="One of that player's chat messages."
-    )
-    reason = StrictCharField(max_length=1000, help_text="Why (1–1000 characters).")
-
-
-class ReportCreatedSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.IntegerField()
-    status = serializers.CharField()

@@ -1,15 +1,19 @@
-"""Writes for accounts: sign-up and API tokens."""
+"""Writes for accounts: sign-up, API tokens, and whether a user may play (suspensions)."""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from wizardsite.api import Invalid, NotAuthenticated
+from accounts.models import Suspension
+from core.errors import Invalid, NotAuthenticated
 
 
 def user_register(*, username: str, password: str, email: str) -> User:
@@ -35,3 +39,28 @@ def token_for_credentials(*, username: str, password: str) -> Token:
         raise NotAuthenticated("Wrong username or password.")
     token, _ = Token.objects.get_or_create(user=user)
     return token
+
+
+def suspension_set(
+    *, user: User, reason: str, until: datetime | None, banned: bool, by: User | None
+) -> Suspension:
+    """Bar `user` from playing until a moment, or for good; a lighter sanction never
+    shortens one already in force."""
+    if not banned and (until is None or until <= timezone.now()):
+        raise Invalid("A suspension needs an end in the future, or choose a ban.")
+    with transaction.atomic():
+        current = Suspension.objects.select_for_update().filter(user=user).first()
+        if current is not None and current.in_force:
+            banned = banned or current.banned
+            if until is not None and current.until is not None:
+                until = max(until, current.until)
+        suspension, _ = Suspension.objects.update_or_create(
+            user=user,
+            defaults={"until": until, "banned": banned, "reason": reason, "created_by": by},
+        )
+    return suspension
+
+
+def suspension_lift(*, user: User) -> None:
+    """The player may log in and play again."""
+    Suspension.objects.filter(user=user).delete()

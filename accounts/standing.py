@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Suspension
-from wizardsite.api import Suspended
+from core.errors import Suspended
 
 
 def suspension_of(user: User | AnonymousUser) -> Suspension | None:

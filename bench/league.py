@@ -75,7 +75,7 @@ def filled(players: int, games: int) -> bool:
 
     return (
         User.objects.filter(username__startswith=PREFIX).count() == players
-        and filled_games().filter(league=True).count() == games
+        and filled_games().filter(league_entry__counts=True).count() == games
         and Rating.objects.filter(user__username__startswith=PREFIX).exists()
     )
 
@@ -176,7 +176,7 @@ def main() -> None:
     else:
         print(f"league: reusing the fill of {args.players} players and {args.games} games")
 
-    league_games = Game.objects.filter(league=True).count()
+    league_games = Game.objects.filter(league_entry__counts=True).count()
     board = selectors.leaderboard(None).count()
     deep = max(1, min(DEEP_PAGE, math.ceil(board / PAGE_SIZE)))
     seasons = selectors.seasons()

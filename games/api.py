@@ -10,7 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import chat, selectors, services
+from apikit.api import paginate, player
+from apikit.schema import errors, page_of
+from core.errors import Invalid
+from games import selectors, services
 from games.models import GameStatus
 from games.serializers import (
     ChatMessageSerializer,
@@ -21,8 +24,6 @@ from games.serializers import (
     GameViewSerializer,
     MoveSerializer,
 )
-from wizardsite.api import Invalid, paginate, player
-from wizardsite.schema import errors, page_of
 
 
 def _non_negative_int(request: Request, name: str, default: int) -> int:
@@ -158,7 +159,9 @@ class GameChat(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id)
         after = _non_negative_int(request, "after", 0)
-        return paginate(request, chat.chat_list(game, after), self, present=chat.chat_view)
+        return paginate(
+            request, selectors.chat_list(game, after), self, present=selectors.chat_view
+        )
 
     @extend_schema(
         operation_id="games_chat_post",
@@ -169,5 +172,5 @@ class GameChat(APIView):
         body: Any = request.data
         if not isinstance(body, dict):
             raise Invalid("A chat message is a JSON object with 'text'.")
-        message = chat.chat_post(game_id=game_id, user=player(request), text=body.get("text"))
-        return Response(chat.chat_view(message), status=status.HTTP_201_CREATED)
+        message = services.chat_post(game_id=game_id, user=player(request), text=body.get("text"))
+        return Response(selectors.chat_view(message), status=status.HTTP_201_CREATED)

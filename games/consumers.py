@@ -11,9 +11,9 @@ from django.contrib.auth.models import User
 
 from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
-from games import chat, push, selectors, services
+from core.errors import error_body, refusal_body
+from games import push, selectors, services
 from games.models import Game
-from wizardsite.api import error_body, error_for
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_SUSPENDED = 4403
@@ -56,7 +56,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         try:
             content = json.loads(text_data or bytes_data or b"")
         except (ValueError, UnicodeDecodeError):
-            await self._send_error(400, error_body("invalid", "Messages are JSON objects."))
+            await self._send_error(error_body("invalid", "Messages are JSON objects."))
             return
         await self.receive_json(content)
 
@@ -70,7 +70,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._refusable(_post_chat, content)
         else:
             await self._send_error(
-                400, error_body("invalid", "'type' is one of 'sync', 'move', 'chat'.")
+                error_body("invalid", "'type' is one of 'sync', 'move', 'chat'.")
             )
 
     async def _refusable(self, action: Any, content: dict[str, Any]) -> None:
@@ -79,10 +79,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         try:
             await database_sync_to_async(action)(self.game_id, user, content)
         except Exception as error:
-            found = error_for(error)
-            if found is None:
+            body = refusal_body(error)
+            if body is None:
                 raise
-            await self._send_error(*found)
+            await self._send_error(body)
 
     async def game_state(self, message: dict[str, Any]) -> None:
         """Views pushed after a committed change: this user's own, or the public one."""
@@ -103,7 +103,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         view = await database_sync_to_async(_view)(self.game_id, self.scope["user"])
         await self.send_json({"type": "state", "state": view})
 
-    async def _send_error(self, status: int, body: dict[str, Any]) -> None:
+    async def _send_error(self, body: dict[str, Any]) -> None:
         await self.send_json({"type": "error", **body})
 
 
@@ -168,7 +168,7 @@ def _view(game_id: int, user: User) -> dict[str, Any]:
 
 
 def _post_chat(game_id: int, user: User, message: dict[str, Any]) -> None:
-    chat.chat_post(game_id=game_id, user=user, text=message.get("text"))
+    services.chat_post(game_id=game_id, user=user, text=message.get("text"))
 
 
 def _apply_move(game_id: int, user: User, message: dict[str, Any]) -> None:

@@ -8,19 +8,21 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from games.services import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from core import limits
 
 
 class TableForm(forms.Form):
     seats = forms.TypedChoiceField(
         label=_("Seats"),
-        choices=[(n, str(n)) for n in range(3, 7)],
+        choices=[(n, str(n)) for n in range(limits.MIN_SEATS, limits.MAX_SEATS + 1)],
         coerce=int,
         initial=4,
     )
     bots = forms.TypedChoiceField(
         label=_("Bots"),
-        choices=[(n, str(n)) for n in range(0, 6)],
+        choices=[
+            (n, str(n)) for n in range(limits.MIN_BOTS, limits.max_bots(limits.MAX_SEATS) + 1)
+        ],
         coerce=int,
         initial=0,
         help_text=_("Bots take the last seats. All but one seat → a solo game that starts now."),
@@ -32,8 +34,8 @@ class TableForm(forms.Form):
     )
     turn_seconds = forms.IntegerField(
         label=_("Turn limit (seconds)"),
-        min_value=MIN_TURN_SECONDS,
-        max_value=MAX_TURN_SECONDS,
+        min_value=limits.MIN_TURN_SECONDS,
+        max_value=limits.MAX_TURN_SECONDS,
         initial=60,
     )
     hook_rule = forms.BooleanField(
@@ -55,9 +57,10 @@ class TableForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         seats, bots = data.get("seats"), data.get("bots")
-        if seats is not None and bots is not None and bots > seats - 1:
+        if seats is not None and bots is not None and bots > limits.max_bots(seats):
             self.add_error(
                 "bots",
-                _("At most %(n)d bots at %(seats)d seats.") % {"n": seats - 1, "seats": seats},
+                _("At most %(n)d bots at %(seats)d seats.")
+                % {"n": limits.max_bots(seats), "seats": seats},
             )
         return data

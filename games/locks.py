@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal, overload
 
+from core.errors import NotFound
 from games.models import Game
-from wizardsite.api import NotFound
 
 
 @overload

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.limits import CHAT_MAX_LENGTH
 from games.engine import State
 
 
@@ -46,8 +47,7 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True, editable=False)
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    # R17: decided by league.eligibility when the game ends, and again if a moderator voids it.
-    league = models.BooleanField(default=False, db_index=True)
+    # R17: a voided game never counts; the league decides and records what counts.
     voided = models.BooleanField(default=False)
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
@@ -57,9 +57,11 @@ class Game(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["status", "-created_at"]),
-            # league.eligibility.league_games(): the rating order, read by every rebuild
+            # The league rates finished games in the order they ended.
             models.Index(
-                fields=["finished_at", "id"], condition=models.Q(league=True), name="league_order"
+                fields=["finished_at", "id"],
+                condition=models.Q(status="finished"),
+                name="finished_order",
             ),
         ]
         permissions = [
@@ -165,7 +167,7 @@ class ChatMessage(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    text = models.CharField(max_length=300)
+    text = models.CharField(max_length=CHAT_MAX_LENGTH)
     created_at = models.DateTimeField(auto_now_add=True)
     hidden = models.BooleanField(default=False)
     hidden_at = models.DateTimeField(null=True, blank=True)

@@ -8,10 +8,10 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
+from core.errors import NotFound
 from games import engine
 from games.engine import State
-from games.models import Event, Game, GameStatus, Seat
-from wizardsite.api import NotFound
+from games.models import ChatMessage, Event, Game, GameStatus, Seat
 
 AnyUser = User | AnonymousUser
 
@@ -152,4 +152,24 @@ def game_summary(game: Game) -> dict[str, Any]:
         **_table(game, list(game.seat_set.all())),
         "round_number": round_number,
         "to_act": game.to_act if game.status == GameStatus.ACTIVE else None,
+    }
+
+
+def chat_list(game: Game, after: int = 0) -> QuerySet[ChatMessage]:
+    """The visible messages of a table after message id `after`, oldest first."""
+    return (
+        ChatMessage.objects.filter(game=game, hidden=False, pk__gt=after)
+        .select_related("user")
+        .order_by("pk")
+    )
+
+
+def chat_view(message: ChatMessage) -> dict[str, Any]:
+    """A message as the API and the socket send it (text as written: clients escape it)."""
+    return {
+        "id": message.pk,
+        "seat": message.seat,
+        "username": message.user.get_username(),
+        "text": message.text,
+        "at": iso(message.created_at),
     }

@@ -5,14 +5,19 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
+from apikit.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from core import limits
 from games import engine
-from wizardsite.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 
 
 class GameCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    seats = StrictIntegerField(min_value=3, max_value=6)
-    bots = StrictIntegerField(min_value=0, max_value=5, default=0)
-    turn_seconds = StrictIntegerField(min_value=5, max_value=600, required=False)
+    seats = StrictIntegerField(min_value=limits.MIN_SEATS, max_value=limits.MAX_SEATS)
+    bots = StrictIntegerField(
+        min_value=limits.MIN_BOTS, max_value=limits.max_bots(limits.MAX_SEATS), default=0
+    )
+    turn_seconds = StrictIntegerField(
+        min_value=limits.MIN_TURN_SECONDS, max_value=limits.MAX_TURN_SECONDS, required=False
+    )
     hook_rule = StrictBooleanField(default=True)
     blind_first_round = StrictBooleanField(default=True)
     bot_kind = serializers.ChoiceField(
@@ -22,8 +27,8 @@ class GameCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     def validate(self, attrs: dict[str, object]) -> dict[str, object]:
         seats, bots = attrs["seats"], attrs.get("bots", 0)
         assert isinstance(seats, int) and isinstance(bots, int)
-        if bots > seats - 1:
-            raise serializers.ValidationError({"bots": [f"At most {seats - 1} bots."]})
+        if bots > limits.max_bots(seats):
+            raise serializers.ValidationError({"bots": [f"At most {limits.max_bots(seats)} bots."]})
         return attrs
 
 
@@ -139,7 +144,9 @@ class EventSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class ChatPostSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    text = StrictCharField(help_text="1–300 characters after trimming; shown as plain text.")
+    text = StrictCharField(
+        help_text=f"1–{limits.CHAT_MAX_LENGTH} characters after trimming; shown as plain text."
+    )
 
 
 class ChatMessageSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -12,11 +12,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from apikit.errors_text import ERROR_TEXT, error_text
+from core.errors import ApplicationError, NotFound
 from games import selectors, services
 from games.forms import TableForm
 from games.models import GameStatus
-from wizardsite.api import ApplicationError, NotFound
-from wizardsite.errors_text import ERROR_TEXT, error_text
 
 
 def lobby(request: HttpRequest) -> HttpResponse:

@@ -9,10 +9,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apikit.api import paginate, player
+from apikit.schema import errors, page_of
+from core.errors import NotFound
 from league import selectors
-from league.serializers import PlayerProfileSerializer, StandingSerializer
-from wizardsite.api import NotFound, paginate
-from wizardsite.schema import errors, page_of
+from league.serializers import MeSerializer, PlayerProfileSerializer, StandingSerializer
 
 
 class Leaderboard(APIView):
@@ -44,3 +45,9 @@ class PlayerDetail(APIView):
         if user is None:
             raise NotFound(f"There is no player {username!r}.")
         return Response(PlayerProfileSerializer(selectors.player_stats(user)).data)
+
+
+class Me(APIView):
+    @extend_schema(operation_id="accounts_me", responses={200: MeSerializer, **errors(401)})
+    def get(self, request: Request) -> Response:
+        return Response(MeSerializer(selectors.user_summary(player(request))).data)

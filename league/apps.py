@@ -1,6 +1,22 @@
+from __future__ import annotations
+
+from typing import Any
+
 from django.apps import AppConfig
 
 
 class LeagueConfig(AppConfig):
     name = "league"
     verbose_name = "League"
+
+    def ready(self) -> None:
+        from games.signals import game_finished
+
+        game_finished.connect(_rate_finished_game, dispatch_uid="league-rates-finished-games")
+
+
+def _rate_finished_game(sender: Any, game_id: int, **_: Any) -> None:
+    """Sent after the game's last move committed: rate it in a worker, off the move path."""
+    from league.tasks import rate_games
+
+    rate_games.delay()

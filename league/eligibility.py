@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
-
 from games.models import Game, GameStatus, Seat
 
 
@@ -17,9 +15,3 @@ def is_league_game(game: Game, seats: list[Seat]) -> bool:
         and all(user is not None for user in users)
         and len(set(users)) == len(users)
     )
-
-
-def league_games() -> QuerySet[Game]:
-    """The games of the league, in the order they were rated (the decision stored by
-    is_league_game when each game ended or was voided)."""
-    return Game.objects.filter(league=True).order_by("finished_at", "pk")

@@ -8,6 +8,21 @@ from django.db import models
 from games.models import Game
 
 
+class LeagueGame(models.Model):
+    """The league's decision on one finished game (R17), in the order games were rated: `id`
+    is the rating order every rebuild and replay follows."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="league_entry")
+    counts = models.BooleanField(help_text="R17: every seat a distinct human, not voided")
+    rated_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["id"], condition=models.Q(counts=True), name="counted")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}: {'league' if self.counts else 'casual'}"
+
+
 class Rating(models.Model):
     """A player's current rating (openskill Plackett-Luce) and all-time league counts."""
 
@@ -45,6 +60,7 @@ class RatingChange(models.Model):
         related_name="rating_changes",
         db_index=False,
     )
+    order = models.PositiveBigIntegerField(help_text="The game's rating order (LeagueGame.id)")
     at = models.DateTimeField()
     place = models.PositiveSmallIntegerField()
     score = models.IntegerField()
@@ -55,11 +71,11 @@ class RatingChange(models.Model):
     ordinal = models.FloatField()
 
     class Meta:
-        ordering = ["at", "game_id", "user_id"]
+        ordering = ["order", "user_id"]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="one_change_per_game_player")
         ]
-        indexes = [models.Index(fields=["user", "at"], name="rating_history")]
+        indexes = [models.Index(fields=["user", "order"], name="rating_history")]
 
     def __str__(self) -> str:
         return f"game {self.game_id}, user {self.user_id}: {self.ordinal:.2f}"
@@ -88,9 +104,13 @@ class SeasonStanding(models.Model):
 
 
 class LeagueLock(models.Model):
-    """One row, locked while a game is rated, so ratings apply in finishing order everywhere."""
+    """One row, locked while one game is rated, so ratings apply in one order everywhere.
+
+    `replay_from`: after a game's membership changed, the rating order from which games are
+    still to be re-rated, one per transaction."""
 
     id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    replay_from = models.PositiveBigIntegerField(null=True, blank=True)
 
     def __str__(self) -> str:
         return "league lock"

@@ -9,10 +9,10 @@ from django.contrib.auth.models import User
 from django.db.models import F, QuerySet, Sum, Window
 from django.db.models.functions import Rank
 
-from games.models import GameStatus, Seat
-from league.models import Rating, RatingChange, SeasonStanding
+from core.errors import Invalid
+from games.models import Game, GameStatus, Seat
+from league.models import LeagueGame, Rating, RatingChange, SeasonStanding
 from league.ratings import PROVISIONAL_GAMES, display
-from wizardsite.api import Invalid
 
 SEASON = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
 
@@ -63,21 +63,29 @@ def seasons() -> list[str]:
     )
 
 
+def counts_for_league(game: Game) -> bool:
+    """Whether the league counted this game (R17), as it last decided (False until rated)."""
+    try:
+        return game.league_entry.counts
+    except LeagueGame.DoesNotExist:
+        return False
+
+
 def player_stats(user: User, recent: int = 10) -> dict[str, Any]:
     """A player's public statistics: rating, league and casual games apart, bid accuracy,
     average points, rating history and recent games."""
     rating = Rating.objects.filter(user=user).first()
     finished = Seat.objects.filter(user=user, game__status=GameStatus.FINISHED)
-    league_seats = finished.filter(game__league=True)
+    league_seats = finished.filter(game__league_entry__counts=True)
     totals = finished.aggregate(points=Sum("final_score"), exact=Sum("exact_bids"))
     games_played = finished.count()
     rounds = sum(60 // seats for seats in finished.values_list("game__seats", flat=True))
     history = list(
-        RatingChange.objects.filter(user=user)
-        .order_by("at", "game_id")
-        .values_list("at", "ordinal")
+        RatingChange.objects.filter(user=user).order_by("order").values_list("at", "ordinal")
     )
-    latest = finished.select_related("game").order_by("-game__finished_at", "-game_id")[:recent]
+    latest = finished.select_related("game", "game__league_entry").order_by(
+        "-game__finished_at", "-game_id"
+    )[:recent]
     return {
         "username": user.get_username(),
         "rating": display(rating.ordinal) if rating else None,
@@ -97,10 +105,29 @@ def player_stats(user: User, recent: int = 10) -> dict[str, Any]:
                 "id": seat.game_id,
                 "finished_at": seat.game.finished_at,
                 "players": seat.game.seats,
-                "league": seat.game.league,
+                "league": counts_for_league(seat.game),
                 "score": seat.final_score,
                 "place": seat.place,
             }
             for seat in latest
         ],
+    }
+
+
+def user_summary(user: User) -> dict[str, Any]:
+    """The signed-in player: identity, rating and game counts (`GET /accounts/me/`)."""
+    rating = Rating.objects.filter(user=user).first()
+    seats = Seat.objects.filter(user=user)
+    finished = seats.filter(game__status=GameStatus.FINISHED)
+    return {
+        "id": user.pk,
+        "username": user.get_username(),
+        "email": user.email,
+        "date_joined": user.date_joined,
+        "rating": display(rating.ordinal) if rating else None,
+        "provisional": (rating.games if rating else 0) < PROVISIONAL_GAMES,
+        "league_games": rating.games if rating else 0,
+        "games_played": finished.count(),
+        "games_won": finished.filter(place=1).count(),
+        "games_active": seats.filter(game__status=GameStatus.ACTIVE).count(),
     }

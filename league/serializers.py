@@ -43,3 +43,16 @@ class PlayerProfileSerializer(serializers.Serializer):  # type: ignore[type-arg]
     bid_accuracy = serializers.FloatField(allow_null=True, help_text="Share of exact bids.")
     rating_history = RatingPointSerializer(many=True)
     recent_games = RecentGameSerializer(many=True)
+
+
+class MeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    date_joined = serializers.DateTimeField()
+    rating = serializers.FloatField(allow_null=True, help_text="League rating; null before any.")
+    provisional = serializers.BooleanField()
+    league_games = serializers.IntegerField()
+    games_played = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    games_active = serializers.IntegerField()

@@ -1,13 +1,16 @@
-"""League pages: the leaderboard with its season picker."""
+"""League pages: the leaderboard with its season picker, and players' profiles."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext_lazy as _
 
+from core.errors import Invalid
 from league import selectors
-from wizardsite.api import Invalid
+from league.charts import rating_chart
 
 
 def leaderboard(request: HttpRequest) -> HttpResponse:
@@ -25,4 +28,14 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "page": page,
             "rows": [selectors.standing_row(row) for row in page],
         },
+    )
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's statistics (league and casual apart), rating chart and recent games."""
+    player = get_object_or_404(User, username=username)
+    stats = selectors.player_stats(player)
+    chart = rating_chart(stats["rating_history"], str(_("Rating after each league game")))
+    return render(
+        request, "league/profile.html", {"player": player, "stats": stats, "chart": chart}
     )

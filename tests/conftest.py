@@ -7,10 +7,15 @@ Chromium skip where those are missing, except under REQUIRE_SERVICES=1 (CI), whe
 
 from __future__ import annotations
 
+import itertools
 import os
+from collections.abc import Callable
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
+
+from tests.games.helpers import Player, register_player
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "") == "1"
 
@@ -24,3 +29,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("postgres") is not None:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def make_player(db: None) -> Callable[..., Player]:
+    """A factory: registers a user through POST /api/v1/accounts/register/ and returns a
+    Player holding an APIClient authenticated with the returned token."""
+    numbers = itertools.count(1)
+
+    def make(username: str | None = None) -> Player:
+        return register_player(username or f"player{next(numbers)}")
+
+    return make
+
+
+@pytest.fixture
+def superuser(db: None) -> User:
+    return User.objects.create_superuser("admin", "admin@example.com", "x")

@@ -1,107 +1,42 @@
-"""The API's shared pieces: the error tree, its one JSON shape, and pagination."""
+"""The HTTP mapping of refusals: each machine code's status, and DRF's errors in the contract's
+one JSON shape."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from rest_framework import exceptions, status
-from rest_framework.pagination import PageNumberPagination
-from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.engine import EngineError
+from core.errors import error_body, refusal_body
 
-
-class ApplicationError(Exception):
-    """A refused request: `code` is the contract's machine code, `status` its HTTP status."""
-
-    code: str = "invalid"
-    status: int = status.HTTP_400_BAD_REQUEST
-
-    def __init__(self, message: str, *, fields: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.fields = fields
-
-
-class Invalid(ApplicationError):
-    code, status = "invalid", status.HTTP_400_BAD_REQUEST
-
-
-class NotAuthenticated(ApplicationError):
-    code, status = "not_authenticated", status.HTTP_401_UNAUTHORIZED
-
-
-class Forbidden(ApplicationError):
-    code, status = "forbidden", status.HTTP_403_FORBIDDEN
-
-
-class Suspended(ApplicationError):
-    code, status = "suspended", status.HTTP_403_FORBIDDEN
-
-
-class NotAPlayer(ApplicationError):
-    code, status = "not_a_player", status.HTTP_403_FORBIDDEN
-
-
-class NotFound(ApplicationError):
-    code, status = "not_found", status.HTTP_404_NOT_FOUND
-
-
-class StaleState(ApplicationError):
-    code, status = "stale_state", status.HTTP_409_CONFLICT
-
-
-class GameFull(ApplicationError):
-    code, status = "game_full", status.HTTP_409_CONFLICT
-
-
-class GameNotActive(ApplicationError):
-    code, status = "game_not_active", status.HTTP_409_CONFLICT
-
-
-class RateLimited(ApplicationError):
-    code, status = "rate_limited", status.HTTP_429_TOO_MANY_REQUESTS
-
-
-# The engine's refusals keep their own codes; these are their statuses.
-ENGINE_STATUS = {
+# The HTTP status of every machine code (the refusals of core.errors and of the engine).
+STATUS_OF_CODE = {
     "invalid": status.HTTP_400_BAD_REQUEST,
     "illegal_card": status.HTTP_400_BAD_REQUEST,
     "illegal_bid": status.HTTP_400_BAD_REQUEST,
     "hook_rule": status.HTTP_400_BAD_REQUEST,
+    "not_authenticated": status.HTTP_401_UNAUTHORIZED,
+    "forbidden": status.HTTP_403_FORBIDDEN,
+    "suspended": status.HTTP_403_FORBIDDEN,
+    "not_a_player": status.HTTP_403_FORBIDDEN,
+    "not_found": status.HTTP_404_NOT_FOUND,
     "not_your_turn": status.HTTP_409_CONFLICT,
+    "stale_state": status.HTTP_409_CONFLICT,
+    "game_full": status.HTTP_409_CONFLICT,
     "game_not_active": status.HTTP_409_CONFLICT,
+    "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
 }
-
-
-def player(request: Request) -> User:
-    """The signed-in user of an API request (the views' permission has already checked it)."""
-    user = request.user
-    if not isinstance(user, User) or not user.is_authenticated:
-        raise NotAuthenticated("Sign in first: send Authorization: Token <key>.")
-    return user
-
-
-def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The contract's error object."""
-    error: dict[str, Any] = {"code": code, "message": message}
-    if fields:
-        error["fields"] = fields
-    return {"error": error}
 
 
 def error_for(exc: Exception) -> tuple[int, dict[str, Any]] | None:
     """The status and body for a refusal raised anywhere (REST and websocket alike)."""
-    if isinstance(exc, ApplicationError):
-        return exc.status, error_body(exc.code, exc.message, exc.fields)
-    if isinstance(exc, EngineError):
-        return ENGINE_STATUS.get(exc.code, 400), error_body(exc.code, exc.message)
-    return None
+    body = refusal_body(exc)
+    if body is None:
+        return None
+    return STATUS_OF_CODE.get(body["error"]["code"], status.HTTP_400_BAD_REQUEST), body
 
 
 _DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [
@@ -141,18 +76,3 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         response["WWW-Authenticate"] = 'Token realm="api"'
         response.status_code = status.HTTP_401_UNAUTHORIZED
     return response
-
-
-class Pagination(PageNumberPagination):
-    """`{"count", "next", "previous", "results"}` pages; `page_size` up to 1000."""
-
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 1000
-
-
-def paginate(request: Request, items: Any, view: Any, *, present: Callable[[Any], Any]) -> Response:
-    """One page of `items` (a queryset or list), each shown by `present`, in the list shape."""
-    paginator = Pagination()
-    page: list[Any] = paginator.paginate_queryset(items, request, view=view) or []
-    return paginator.get_paginated_response([present(item) for item in page])

@@ -21,4 +21,10 @@ app.conf.beat_schedule = {
         "schedule": timedelta(seconds=1),
         "options": {"expires": 1.0},
     },
+    # The league rates each game when it ends; this sweep catches any whose task was lost.
+    "rate-games": {
+        "task": "league.tasks.rate_games",
+        "schedule": timedelta(seconds=30),
+        "options": {"expires": 30.0},
+    },
 }

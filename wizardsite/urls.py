@@ -4,17 +4,18 @@ from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
-from accounts import views as accounts_views
 from games import api as games_api
 from games import views as games_views
 from league import api as league_api
 from league import views as league_views
+from moderation import api as moderation_api
+from moderation import views as moderation_views
 from wizardsite import views
 
 api_v1 = [
     path("accounts/register/", accounts_api.Register.as_view(), name="api-register"),
     path("accounts/token/", accounts_api.ObtainToken.as_view(), name="api-token"),
-    path("accounts/me/", accounts_api.Me.as_view(), name="api-me"),
+    path("accounts/me/", league_api.Me.as_view(), name="api-me"),
     path("games/", games_api.GameListCreate.as_view(), name="api-games"),
     path("games/<int:game_id>/", games_api.GameDetail.as_view(), name="api-game"),
     path("games/<int:game_id>/join/", games_api.GameJoin.as_view(), name="api-game-join"),
@@ -22,7 +23,7 @@ api_v1 = [
     path("games/<int:game_id>/moves/", games_api.GameMoves.as_view(), name="api-game-moves"),
     path("games/<int:game_id>/events/", games_api.GameEvents.as_view(), name="api-game-events"),
     path("games/<int:game_id>/chat/", games_api.GameChat.as_view(), name="api-game-chat"),
-    path("reports/", accounts_api.Reports.as_view(), name="api-reports"),
+    path("reports/", moderation_api.Reports.as_view(), name="api-reports"),
     path("league/leaderboard/", league_api.Leaderboard.as_view(), name="api-leaderboard"),
     path("players/<str:username>/", league_api.PlayerDetail.as_view(), name="api-player"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -40,8 +41,8 @@ pages = [
     path("games/<int:game_id>/leave/", games_views.leave, name="leave"),
     path("games/<int:game_id>/rematch/", games_views.rematch, name="rematch"),
     path("games/<int:game_id>/replay/", games_views.replay, name="replay"),
-    path("players/<str:username>/", accounts_views.profile, name="profile"),
-    path("players/<str:username>/report/", accounts_views.report, name="report-player"),
+    path("players/<str:username>/", league_views.profile, name="profile"),
+    path("players/<str:username>/report/", moderation_views.report, name="report-player"),
     path("leaderboard/", league_views.leaderboard, name="leaderboard"),
 ]
 

@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from django.views.defaults import page_not_found as html_page_not_found
 from django.views.defaults import server_error as html_server_error
 
-from wizardsite.api import error_body
+from core.errors import error_body
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "games" / "rules"
 

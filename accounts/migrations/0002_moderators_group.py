@@ -1,5 +1,6 @@
 """The Moderators group, with exactly the permissions moderation needs."""
 
+from django.apps import apps as global_apps
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
@@ -29,16 +30,20 @@ MODERATOR_PERMISSIONS = {
 
 
 def create_group(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    # Permissions are normally made after all migrations; make them now to attach them.
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True  # type: ignore[assignment]
+    # Permissions are normally made after all migrations; make them now to attach them (for
+    # the apps as installed, which create_permissions reads whatever it is given).
+    for app_config in global_apps.get_app_configs():
         create_permissions(app_config, verbosity=0)
-        app_config.models_module = None
     group_model = apps.get_model("auth", "Group")
     permission_model = apps.get_model("auth", "Permission")
     group, _ = group_model.objects.get_or_create(name="Moderators")
+    # Reports and the audit log later moved to the moderation app (moderation 0001): on a new
+    # database their permissions are made there already.
     permissions = [
-        permission_model.objects.get(content_type__app_label=app, codename=codename)
+        permission_model.objects.get(
+            content_type__app_label__in=[app, "moderation"] if app == "accounts" else [app],
+            codename=codename,
+        )
         for app, codenames in MODERATOR_PERMISSIONS.items()
         for codename in codenames
     ]

@@ -17,11 +17,12 @@ from games import engine, services
 from games.models import Game, GameStatus, Seat
 from league import services as league_services
 from league.models import Rating, RatingChange, SeasonStanding
+from league.selectors import counts_for_league
 
 
 class Clock:
-    """Stands in for django.utils.timezone inside league.services: each now() is one minute
-    after the previous one, so games finish in a known, strictly increasing order."""
+    """Stands in for django.utils.timezone where games end in these tests: each now() is one
+    minute after the previous one, so games finish in a known, strictly increasing order."""
 
     def __init__(self, start: datetime) -> None:
         self.moment = start
@@ -76,10 +77,9 @@ def record_end(
     exact_bids: Sequence[int] | None = None,
     at: datetime | None = None,
 ) -> Game:
-    """End a running game with these final scores as games.services._record does: status,
-    seat results (R15 places), the league's part (league.services.game_finished) in the same
-    transaction, then the game row saved. `at` is the finishing time before the league
-    re-stamps it (non-league games keep it)."""
+    """End a running game with these final scores as games.services records a game's end
+    (status, finishing time, seat results with R15 places), then let the league rate it as its
+    task does after the commit. `at`: the finishing time (default: the helpers' clock)."""
     with transaction.atomic():
         seats = list(game.seat_set.order_by("number"))
         assert len(seats) == len(scores)
@@ -91,14 +91,20 @@ def record_end(
         Seat.objects.bulk_update(seats, ["final_score", "place", "exact_bids"])
         game.status = GameStatus.FINISHED
         game.finished_at = at or timezone.now()
-        league_services.game_finished(game=game, seats=seats)
-        game.save(update_fields=["status", "finished_at", "league"])
+        game.save(update_fields=["status", "finished_at"])
+    league_services.games_rate()
     return game
+
+
+def counts(game: Game) -> bool:
+    """Whether the league counted the game (R17), as stored."""
+    return counts_for_league(Game.objects.get(pk=game.pk))
 
 
 def play_out(game_id: int, rng: random.Random) -> Game:
     """Play an active game to its end through games.services.move_apply, each human decision a
-    random legal move (bots reply inside the services)."""
+    random legal move (bots reply inside the services); then the league rates, as its task
+    does once the last move has committed."""
     game = Game.objects.get(pk=game_id)
     seat_users = {seat.number: seat.user for seat in game.seat_set.select_related("user")}
     while game.status == GameStatus.ACTIVE:
@@ -108,6 +114,7 @@ def play_out(game_id: int, rng: random.Random) -> Game:
         assert user is not None, "bots reply inside the services"
         move = rng.choice(engine.legal_moves(state))
         game = services.move_apply(game_id=game_id, user=user, body=move.to_json())
+    league_services.games_rate()
     return game
 
 
@@ -141,7 +148,7 @@ def expire_turns(game_id: int, count: int) -> Game:
     game = Game.objects.get(pk=game_id)
     assert game.deadline is not None and count >= 1
     moment = game.deadline + timedelta(seconds=game.turn_seconds * (count - 1))
-    with mock.patch.object(services, "timezone", _FixedTime(moment)):
+    with mock.patch.object(services.moves, "timezone", _FixedTime(moment)):
         game = services.game_catch_up(game_id)
     return game
 

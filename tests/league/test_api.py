@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoCaptureOnCommitCallbacks as CaptureOnCommit
 from rest_framework.test import APIClient
 
 from games.models import GameStatus, Seat
@@ -18,7 +19,7 @@ from league import selectors
 from league.models import Rating, RatingChange, SeasonStanding
 from league.ratings import PROVISIONAL_GAMES, display
 from tests.games.helpers import API, Player, assert_error, choose_move, seat_players
-from tests.league.helpers import Clock, finish_game, play_to_last_card
+from tests.league.helpers import Clock, counts, finish_game, play_to_last_card
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def board(client: APIClient, query: str = "") -> dict[str, Any]:
 
 def league_record(user: User) -> tuple[int, int, int]:
     """Games, wins and points from the league games' seats (not from the derived rows)."""
-    seats = Seat.objects.filter(user=user, game__league=True)
+    seats = Seat.objects.filter(user=user, game__league_entry__counts=True)
     return (
         seats.count(),
         seats.filter(place=1).count(),
@@ -197,7 +198,9 @@ def test_a_player_is_provisional_for_their_first_four_league_games(
 
 
 def test_a_human_game_ending_over_http_shows_in_the_league_api(
-    make_player: Callable[..., Player], clock: Clock
+    make_player: Callable[..., Player],
+    clock: Clock,
+    django_capture_on_commit_callbacks: CaptureOnCommit,
 ) -> None:
     players = [make_player() for _ in range(6)]
     game_id = seat_players(players)
@@ -206,12 +209,14 @@ def test_a_human_game_ending_over_http_shows_in_the_league_api(
     assert state is not None and state.to_act is not None
     last = players[state.to_act]
     view = last.view(game_id)
-    response = last.move(game_id, {**choose_move(view["legal"], None), "seq": view["seq"]})
+    # Once the last move has committed, the league's task rates the game (eager in tests).
+    with django_capture_on_commit_callbacks(execute=True):
+        response = last.move(game_id, {**choose_move(view["legal"], None), "seq": view["seq"]})
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "finished"
 
     game.refresh_from_db()
-    assert game.status == GameStatus.FINISHED and game.league is True
+    assert game.status == GameStatus.FINISHED and counts(game) is True
     rows = {row["username"]: row for row in board(players[0].client)["results"]}
     assert set(rows) == {player.username for player in players}
     places = dict(Seat.objects.filter(game=game).values_list("user__username", "place"))

@@ -12,13 +12,14 @@ from django.db import IntegrityError, transaction
 from rest_framework.test import APIClient
 
 from games import services
+from games import services as games_services
 from games.models import Game, GameStatus, Seat
 from league import services as league_services
 from league.eligibility import is_league_game
-from league.models import Rating, RatingChange, SeasonStanding
+from league.models import LeagueGame, Rating, RatingChange, SeasonStanding
 from league.ratings import Skill, initial_skill, rate
 from tests.games.helpers import API, Player, create_game, play_to_end
-from tests.league.helpers import Clock, finish_game, human_table, play_out, snapshot
+from tests.league.helpers import Clock, counts, finish_game, human_table, play_out, snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +46,7 @@ def test_a_game_with_bot_seats_leaves_ratings_and_standings_unchanged(
 
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
-    assert game.league is False
+    assert counts(game) is False
     assert not RatingChange.objects.filter(game=game).exists()
     assert snapshot() == before
 
@@ -60,7 +61,7 @@ def test_a_solo_game_played_over_http_never_counts(
     final = play_to_end(game_id, [solo], random.Random(5))
 
     assert final["status"] == "finished"
-    assert Game.objects.get(pk=game_id).league is False
+    assert counts(Game.objects.get(pk=game_id)) is False
     assert snapshot() == before
     assert not Rating.objects.filter(user_id=solo.user_id).exists()
     profile = solo.client.get(f"{API}/players/solo/").json()
@@ -81,7 +82,7 @@ def test_a_table_every_human_left_is_aborted_and_rates_nobody(
 
     game.refresh_from_db()
     assert game.status == GameStatus.ABORTED
-    assert game.league is False
+    assert counts(game) is False
     assert snapshot() == before
 
 
@@ -97,8 +98,8 @@ def test_a_game_aborted_while_active_is_not_a_league_game(
     game.save(update_fields=["status"])
     assert is_league_game(game, seats) is False
 
-    league_services.game_finished(game=game, seats=seats)  # even if it were asked to rate it
-    assert game.league is False
+    league_services.games_rate()  # even if it were asked to rate it
+    assert not LeagueGame.objects.filter(game=game).exists()  # only finished games are rated
     assert not Rating.objects.exists()
     assert not SeasonStanding.objects.exists()
 
@@ -111,13 +112,13 @@ def test_a_voided_game_leaves_the_league_and_a_rebuild_without_it(
     voided = finish_game(users[2:6], [150, 30, 10, -40])
     last = finish_game([users[0], users[2], users[5], users[6]], [60, 60, 20, 0])
     original = snapshot()
-    assert voided.league is True and RatingChange.objects.filter(game=voided).count() == 4
+    assert counts(voided) is True and RatingChange.objects.filter(game=voided).count() == 4
 
-    voided.voided = True
-    league_services.game_eligibility_changed(game=voided)
+    assert games_services.game_void(game_id=voided.pk)
+    assert league_services.game_recheck(game_id=voided.pk)
 
     voided.refresh_from_db()
-    assert (voided.voided, voided.league) == (True, False)
+    assert (voided.voided, counts(voided)) == (True, False)
     assert not RatingChange.objects.filter(game=voided).exists()
     # The ratings are those of the league without the voided game: replay the other two.
     skills: dict[int, Skill] = {}
@@ -142,8 +143,8 @@ def test_a_voided_game_leaves_the_league_and_a_rebuild_without_it(
     assert rows[users[2].username]["games"] == 2  # was 3 with the voided game
 
     # Lifting the void brings back exactly the incremental numbers.
-    voided.voided = False
-    league_services.game_eligibility_changed(game=voided)
+    assert games_services.game_void(game_id=voided.pk, voided=False)
+    assert league_services.game_recheck(game_id=voided.pk)
     assert snapshot() == original
 
 
@@ -173,6 +174,4 @@ def test_a_seat_list_with_one_user_twice_is_not_a_league_game(
     assert is_league_game(game, distinct)
     assert is_league_game(game, twice) is False
 
-    league_services.game_finished(game=game, seats=twice)
-    assert game.league is False
     assert not Rating.objects.exists()

@@ -11,19 +11,19 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from games import engine, services
-from games.models import Event, GameStatus, Seat
+from games.models import GameStatus, Seat
 from league import selectors
 from league import services as league_services
 from league.models import Rating, RatingChange, SeasonStanding
 from league.ratings import Skill, display, initial_skill, rate
 from league.services import season_of
 from tests.games.helpers import API
-from tests.league.helpers import Clock, finish_game, human_table, play_to_last_card
+from tests.league.helpers import Clock, counts, finish_game, human_table, play_to_last_card
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_finished_human_game_rates_exactly_its_players_in_its_final_transaction(
+def test_a_finished_human_game_is_rated_after_its_last_move_exactly_for_its_players(
     make_users: Callable[..., list[User]], clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     users = make_users(9)
@@ -40,27 +40,24 @@ def test_a_finished_human_game_rates_exactly_its_players_in_its_final_transactio
     state = game.engine_state()
     assert state is not None and state.to_act is not None
     last_card = engine.auto_move(state).to_json()
-    seq = game.seq
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the league failed")
 
-    # The game's last card and its rating commit together: if rating fails, nothing of the
-    # last move is kept (no finished game left unrated).
+    # The league rates off the move path: a failing league never costs the player's move.
+    services.move_apply(game_id=game.pk, user=players[state.to_act], body=last_card)
     with monkeypatch.context() as patch, pytest.raises(RuntimeError):
         patch.setattr(league_services, "rate", broken)
-        services.move_apply(game_id=game.pk, user=players[state.to_act], body=last_card)
+        league_services.games_rate()
     game.refresh_from_db()
-    assert (game.status, game.seq, game.league) == (GameStatus.ACTIVE, seq, False)
-    assert not Event.objects.filter(game=game, seq__gt=seq).exists()
-    assert not Seat.objects.filter(game=game, place__isnull=False).exists()
+    assert game.status == GameStatus.FINISHED and counts(game) is False
     assert not RatingChange.objects.filter(game=game).exists()
 
-    services.move_apply(game_id=game.pk, user=players[state.to_act], body=last_card)
+    assert league_services.games_rate() == 1  # the retry rates it, once
+    assert league_services.games_rate() == 0
 
     game.refresh_from_db()
-    assert game.status == GameStatus.FINISHED
-    assert game.league is True
+    assert counts(game) is True
     seats = list(Seat.objects.filter(game=game).order_by("number"))
     assert all(seat.place is not None and seat.final_score is not None for seat in seats)
     changes = {change.user_id: change for change in RatingChange.objects.filter(game=game)}

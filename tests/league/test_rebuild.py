@@ -41,8 +41,8 @@ def test_rebuild_equals_the_incremental_ratings_exactly(
             finish_game(table, scores, voided=True)
             casual += 2
     incremental = snapshot()
-    assert Game.objects.filter(league=True).count() == LEAGUE_GAMES
-    assert Game.objects.filter(league=False).count() == casual
+    assert Game.objects.filter(league_entry__counts=True).count() == LEAGUE_GAMES
+    assert Game.objects.filter(league_entry__counts=False).count() == casual
     assert len(incremental["ratings"]) == len(users)
     assert len(incremental["changes"]) > 3 * LEAGUE_GAMES
     assert len({row[0] for row in incremental["standings"]}) == 3

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from core.errors import Invalid
 from league.selectors import parse_season
 from tests.games.helpers import API, assert_error
-from wizardsite.api import Invalid
 
 pytestmark = pytest.mark.django_db
 

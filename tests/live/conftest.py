@@ -58,8 +58,6 @@ def redis_url() -> str:
 
 @pytest.fixture(autouse=True)
 def _in_process(request: pytest.FixtureRequest, settings: Any) -> None:
-    # Sign-ups go through the API; the default hasher would make each one take ~0.3 s.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     if request.node.get_closest_marker("redis") is None:
         # A fresh layer per test (changing the setting drops the cached one): pushes stay in
         # this process and nothing is left over from another test's event loop.

@@ -4,7 +4,6 @@ test clients, players signed up through the API, running tables, and recorded pu
 from __future__ import annotations
 
 import importlib
-import itertools
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -15,19 +14,13 @@ from django.test import Client
 
 from games import push
 from games.models import Game
-from tests.games.helpers import Player, register_player, seat_players
+from tests.games.helpers import Player, seat_players
 from tests.live.helpers import Sockets
 
 # The migration's module name starts with a digit: import it by name.
 MODERATOR_PERMISSIONS: dict[str, list[str]] = importlib.import_module(
     "accounts.migrations.0002_moderators_group"
 ).MODERATOR_PERMISSIONS
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings: Any) -> None:
-    # Sign-ups go through the API; the default hasher would make each one take ~0.3 s.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -37,7 +30,10 @@ def moderators(db: None) -> Group:
     group, created = Group.objects.get_or_create(name="Moderators")
     if created:
         group.permissions.set(
-            Permission.objects.get(content_type__app_label=app, codename=codename)
+            Permission.objects.get(
+                content_type__app_label__in=[app, "moderation"] if app == "accounts" else [app],
+                codename=codename,
+            )
             for app, codenames in MODERATOR_PERMISSIONS.items()
             for codename in codenames
         )
@@ -69,17 +65,6 @@ def staff_client(staff: User) -> Client:
     client = Client()
     client.force_login(staff)
     return client
-
-
-@pytest.fixture
-def make_player(db: None) -> Callable[..., Player]:
-    """Registers a user through the API; the Player's client sends their token."""
-    numbers = itertools.count(1)
-
-    def make(username: str | None = None) -> Player:
-        return register_player(username or f"player{next(numbers)}")
-
-    return make
 
 
 @pytest.fixture

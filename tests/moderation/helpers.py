@@ -12,18 +12,19 @@ from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import AuditLog
 from games import engine
 from games.models import Game, GameStatus, Seat
 from league import services as league_services
+from league.selectors import counts_for_league
+from moderation.models import AuditLog
 from tests.games.helpers import API, Player, game_url
 
 CHANGELISTS = {
     "game": "/admin/games/game/",
     "chatmessage": "/admin/games/chatmessage/",
-    "report": "/admin/accounts/report/",
+    "report": "/admin/moderation/report/",
     "suspension": "/admin/accounts/suspension/",
-    "auditlog": "/admin/accounts/auditlog/",
+    "auditlog": "/admin/moderation/auditlog/",
     "user": "/admin/auth/user/",
 }
 
@@ -83,7 +84,7 @@ def chat_texts(player: Player, game_id: int, **params: Any) -> list[str]:
 
 def finish_league_game(users: Sequence[User], scores: Sequence[int]) -> Game:
     """An all-human game that ends with these final scores, recorded as games.services records
-    a game's end: seat results (R15 places) and the league's part in the same transaction."""
+    a game's end (seat results with R15 places), then rated as the league's task rates it."""
     with transaction.atomic():
         game = Game.objects.create(
             created_by=users[0],
@@ -93,13 +94,18 @@ def finish_league_game(users: Sequence[User], scores: Sequence[int]) -> Game:
             commitment="0" * 64,
         )
         places = engine.places(list(scores))
-        seats = Seat.objects.bulk_create(
+        Seat.objects.bulk_create(
             Seat(game=game, number=n, user=user, final_score=scores[n], place=places[n])
             for n, user in enumerate(users)
         )
         game.status = GameStatus.FINISHED
         game.finished_at = timezone.now()
-        league_services.game_finished(game=game, seats=seats)
-        game.save(update_fields=["status", "finished_at", "league"])
-    assert game.league
+        game.save(update_fields=["status", "finished_at"])
+    league_services.games_rate()  # as the league's task does after the commit
+    assert counts(game)
     return game
+
+
+def counts(game: Game) -> bool:
+    """Whether the league counted the game (R17), as stored."""
+    return counts_for_league(Game.objects.get(pk=game.pk))

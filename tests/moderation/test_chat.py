@@ -16,9 +16,8 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts import moderation
-from games import chat as chat_service
 from games.models import ChatMessage, Game
+from moderation import services as moderation
 from tests.games.helpers import Player, assert_error, seat_players
 from tests.moderation.helpers import chat, chat_texts, chat_url, user_of
 
@@ -137,7 +136,7 @@ def test_reading_after_an_id_returns_only_later_visible_messages_page_by_page(
     running: Game, players: list[Player], moderator: User
 ) -> None:
     ids = [chat(players[n % 3], running.pk, f"m{n}").json()["id"] for n in range(5)]
-    chat_service.chat_hide(moderator=moderator, message=ChatMessage.objects.get(pk=ids[3]))
+    moderation.chat_hide(moderator=moderator, message=ChatMessage.objects.get(pk=ids[3]))
 
     assert chat_texts(players[0], running.pk) == ["m0", "m1", "m2", "m4"]
     assert chat_texts(players[0], running.pk, after=ids[1]) == ["m2", "m4"]

@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts.models import Report, ReportStatus
 from games.models import Game
+from moderation.models import Report, ReportStatus
 from tests.games.helpers import API, Player, assert_error
 from tests.moderation.helpers import chat, report
 

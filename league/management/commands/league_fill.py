@@ -37,7 +37,7 @@ from django.utils import timezone
 
 from games.engine import places
 from games.models import Game, GameStatus, Seat
-from league.models import Rating, RatingChange, SeasonStanding
+from league.models import LeagueGame, Rating, RatingChange, SeasonStanding
 from league.services import ratings_rebuild
 
 PREFIX = "fill-"
@@ -246,6 +246,7 @@ class Command(BaseCommand):
             ids = list(games.values_list("pk", flat=True))
             # Children first, in bulk, so deleting the games collects nothing per row.
             RatingChange.objects.filter(game_id__in=games.values("pk")).delete()
+            LeagueGame.objects.filter(game_id__in=games.values("pk")).delete()
             Seat.objects.filter(game_id__in=games.values("pk")).delete()
             removed = 0
             for start in range(0, len(ids), CHUNK):
@@ -312,7 +313,6 @@ class Command(BaseCommand):
                             commitment=hashlib.sha256(seed.encode()).hexdigest(),
                             seq=0,
                             state=None,
-                            league=True,
                         )
                     )
                 with transaction.atomic():
@@ -331,5 +331,13 @@ class Command(BaseCommand):
                         for number, index in enumerate(plan.players)
                     ]
                     Seat.objects.bulk_create(seats, batch_size=CHUNK)
+                    # Rated in the order they finished, as the league's task would have.
+                    LeagueGame.objects.bulk_create(
+                        [
+                            LeagueGame(game=game, counts=True)
+                            for game in sorted(games, key=lambda g: (g.finished_at, g.pk))
+                        ],
+                        batch_size=CHUNK,
+                    )
                 seat_count += len(seats)
         return seat_count

@@ -1,4 +1,4 @@
-"""Recompute every rating and standing from the league games, in the order they finished."""
+"""Recompute every rating and standing from the league games, in the order they were rated."""
 
 from __future__ import annotations
 

@@ -9,9 +9,9 @@ import pytest
 from django.contrib import admin
 from django.test import Client, RequestFactory
 
-from games.admin import EventInline
 from games.models import Event as EventRow
 from games.models import Game
+from moderation.admin.games import EventInline
 from tests.games.helpers import Player, seat_players
 
 

@@ -1,7 +1,8 @@
-"""The moderators' admin: suspensions, the report queue, the audit log, and user actions.
+"""The moderators' admin of players: suspensions, the report queue, the audit log, and
+suspending, banning and lifting from the user list.
 
-Every change goes through accounts.moderation (or games.chat), which writes the audit row.
-Actions ask for a reason on an intermediate page before they run.
+Every change goes through moderation.services, which writes the audit row. Actions ask for a
+reason on an intermediate page before they run.
 """
 
 from __future__ import annotations
@@ -10,45 +11,17 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.template.response import TemplateResponse
 from django.utils import timezone
 
-from accounts import moderation
-from accounts.models import AuditLog, Report, ReportStatus, Suspension
-from games import chat
-
-
-def with_reason(
-    modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
-    request: HttpRequest,
-    queryset: QuerySet[Any],
-    title: str,
-    perform: Any,
-) -> HttpResponse | None:
-    """Show a page asking why; on submit run `perform(obj, reason)` for each selected object."""
-    reason = request.POST.get("reason", "").strip()
-    if "apply" in request.POST and reason:
-        for obj in queryset:
-            perform(obj, reason)
-        modeladmin.message_user(request, f"{title}: done for {queryset.count()}.", messages.SUCCESS)
-        return None
-    return TemplateResponse(
-        request,
-        "admin/moderation_reason.html",
-        {
-            **modeladmin.admin_site.each_context(request),
-            "title": title,
-            "objects": list(queryset),
-            "action": request.POST.get("action"),
-            "opts": modeladmin.model._meta,
-            "missing_reason": "apply" in request.POST and not reason,
-        },
-    )
+from accounts.models import Suspension
+from moderation import services as moderation
+from moderation.admin.actions import moderator_of, with_reason
+from moderation.models import AuditLog, Report, ReportStatus
 
 
 class SuspensionForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -118,7 +91,7 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
     def has_resolve_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("accounts.resolve_report")
+        return request.user.has_perm("moderation.resolve_report")
 
     @admin.action(description="Dismiss (no action needed)", permissions=["resolve"])
     def dismiss(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponse | None:
@@ -136,7 +109,7 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def hide_message(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponse | None:
         def perform(report: Report, reason: str) -> None:
             if report.message is not None and not report.message.hidden:
-                chat.chat_hide(
+                moderation.chat_hide(
                     moderator=moderator_of(request), message=report.message, reason=reason
                 )
             moderation.report_resolve(
@@ -259,9 +232,3 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
                 moderator=moderator_of(request), user=user, reason=reason
             ),
         )
-
-
-def moderator_of(request: HttpRequest) -> User:
-    """The signed-in moderator of an admin request."""
-    assert isinstance(request.user, User)
-    return request.user

@@ -1,4 +1,4 @@
-"""Admin: games with their seats and read-only event rows, abort and void; the table chat."""
+"""The moderators' admin of games: seats and read-only event rows, abort and void, the chat."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
-from accounts.admin import moderator_of, with_reason
-from games import chat, services
 from games.models import ChatMessage, Event, Game, GameStatus, Seat
+from league import selectors as league_selectors
+from moderation import services
+from moderation.admin.actions import moderator_of, with_reason
 
 
 class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -44,6 +45,23 @@ class EventInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
 
+class LeagueFilter(admin.SimpleListFilter):
+    """Whether the league counted the game (R17), as it last decided."""
+
+    title = "league"
+    parameter_name = "league"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "league"), ("no", "casual")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        if self.value() == "yes":
+            return queryset.filter(league_entry__counts=True)
+        if self.value() == "no":
+            return queryset.exclude(league_entry__counts=True)
+        return queryset
+
+
 class WithBotsFilter(admin.SimpleListFilter):
     title = "bots"
     parameter_name = "with_bots"
@@ -64,7 +82,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = (
         "id",
         "status",
-        "league",
+        "counts_for_league",
         "voided",
         "seats",
         "bots",
@@ -72,7 +90,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "created_at",
         "finished_at",
     )
-    list_filter = ("status", "league", WithBotsFilter, "voided", "created_at")
+    list_filter = ("status", LeagueFilter, WithBotsFilter, "voided", "created_at")
     search_fields = ("seat_set__user__username", "created_by__username")
     actions = ["abort", "void"]
     date_hierarchy = "created_at"
@@ -88,7 +106,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "hook_rule",
         "blind_first_round",
         "commitment",
-        "league",
+        "counts_for_league",
         "voided",
         "seq",
         "to_act",
@@ -98,7 +116,12 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     inlines = [SeatInline, EventInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        return super().get_queryset(request).select_related("created_by").distinct()
+        rows = super().get_queryset(request).select_related("created_by", "league_entry")
+        return rows.distinct()
+
+    @admin.display(description="league", boolean=True)
+    def counts_for_league(self, game: Game) -> bool:
+        return league_selectors.counts_for_league(game)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -172,7 +195,7 @@ class ChatMessageAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             request,
             queryset.filter(hidden=False),
             "Hide messages",
-            lambda message, reason: chat.chat_hide(
+            lambda message, reason: services.chat_hide(
                 moderator=moderator_of(request), message=message, reason=reason
             ),
         )

@@ -1,0 +1,75 @@
+"""Refusals: each carries the contract's machine code; wizardsite maps codes to HTTP statuses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.errors import EngineError
+
+
+class ApplicationError(Exception):
+    """A refused request; nothing was changed. `code` is the machine code clients see."""
+
+    code: str = "invalid"
+
+    def __init__(self, message: str, *, fields: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fields = fields
+
+
+class Invalid(ApplicationError):
+    code = "invalid"
+
+
+class NotAuthenticated(ApplicationError):
+    code = "not_authenticated"
+
+
+class Forbidden(ApplicationError):
+    code = "forbidden"
+
+
+class Suspended(ApplicationError):
+    code = "suspended"
+
+
+class NotAPlayer(ApplicationError):
+    code = "not_a_player"
+
+
+class NotFound(ApplicationError):
+    code = "not_found"
+
+
+class StaleState(ApplicationError):
+    code = "stale_state"
+
+
+class GameFull(ApplicationError):
+    code = "game_full"
+
+
+class GameNotActive(ApplicationError):
+    code = "game_not_active"
+
+
+class RateLimited(ApplicationError):
+    code = "rate_limited"
+
+
+def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The contract's error object, the same over REST and the socket."""
+    error: dict[str, Any] = {"code": code, "message": message}
+    if fields:
+        error["fields"] = fields
+    return {"error": error}
+
+
+def refusal_body(exc: Exception) -> dict[str, Any] | None:
+    """The error object of a refusal raised by a service or the engine; None for anything else."""
+    if isinstance(exc, ApplicationError):
+        return error_body(exc.code, exc.message, exc.fields)
+    if isinstance(exc, EngineError):
+        return error_body(exc.code, exc.message)
+    return None

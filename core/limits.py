@@ -1,0 +1,45 @@
+"""Every limit of a table, a chat and a report, written once.
+
+The engine, services, serializers, forms, error texts and (through `json_script`) the
+browser all read them from here. Seat counts are the rules' own (R2, in the engine).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Final
+
+from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+
+MIN_SEATS: Final = MIN_PLAYERS  # R2
+MAX_SEATS: Final = MAX_PLAYERS
+MIN_BOTS: Final = 0  # a table needs one human: at most seats - 1 bots
+
+MIN_TURN_SECONDS: Final = 5  # R16: the turn limit a table may choose
+MAX_TURN_SECONDS: Final = 600
+
+CHAT_MAX_LENGTH: Final = 300  # characters, after trimming
+CHAT_RATE_COUNT: Final = 5  # messages per player ...
+CHAT_RATE_WINDOW: Final = timedelta(seconds=10)  # ... in this window
+
+REPORTS_PER_HOUR: Final = 10
+REASON_MAX_LENGTH: Final = 1000
+
+
+def max_bots(seats: int) -> int:
+    """The most bots a table of `seats` may have."""
+    return seats - 1
+
+
+def for_clients() -> dict[str, int]:
+    """The limits the browser checks before it sends (handed over with json_script)."""
+    return {
+        "min_seats": MIN_SEATS,
+        "max_seats": MAX_SEATS,
+        "min_turn_seconds": MIN_TURN_SECONDS,
+        "max_turn_seconds": MAX_TURN_SECONDS,
+        "chat_max_length": CHAT_MAX_LENGTH,
+        "chat_rate_count": CHAT_RATE_COUNT,
+        "chat_rate_seconds": int(CHAT_RATE_WINDOW.total_seconds()),
+        "reason_max_length": REASON_MAX_LENGTH,
+    }

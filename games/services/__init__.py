@@ -1,0 +1,33 @@
+"""The only code that writes a game, its seats, its event rows and its chat.
+
+REST views, socket consumers, Celery tasks and the moderators' actions all call these; each
+runs in one transaction, with the game row locked where it touches a game.
+"""
+
+from games.services.chat import chat_hide, chat_post
+from games.services.moves import game_catch_up, move_apply, move_request, turns_expire
+from games.services.tables import (
+    game_abort,
+    game_create,
+    game_join,
+    game_leave,
+    game_rematch,
+    game_void,
+    turns_expedite,
+)
+
+__all__ = [
+    "chat_hide",
+    "chat_post",
+    "game_abort",
+    "game_catch_up",
+    "game_create",
+    "game_join",
+    "game_leave",
+    "game_rematch",
+    "game_void",
+    "move_apply",
+    "move_request",
+    "turns_expedite",
+    "turns_expire",
+]

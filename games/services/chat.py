@@ -1,0 +1,66 @@
+"""Table chat: players write, moderators hide (kept for review). Reads are in selectors."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.standing import ensure_can_play
+from core import limits
+from core.errors import Invalid, NotAPlayer, NotFound, RateLimited
+from games import push, selectors
+from games.models import ChatMessage
+
+
+def chat_post(*, game_id: int, user: User, text: object) -> ChatMessage:
+    """A player's message to their table, within the length and flood limits."""
+    ensure_can_play(user)
+    if not isinstance(text, str):
+        raise Invalid("'text' must be a string.", fields={"text": ["not a string"]})
+    text = text.strip()
+    length = f"1 to {limits.CHAT_MAX_LENGTH}"
+    if not 1 <= len(text) <= limits.CHAT_MAX_LENGTH:
+        raise Invalid(f"A message has {length} characters.", fields={"text": [length]})
+    game = selectors.game_get(game_id)
+    seat = selectors.seat_of(selectors.seats_of(game), user)
+    if seat is None:
+        raise NotAPlayer("Only the players of this table can write in its chat.")
+    with transaction.atomic():
+        # The writer's row is locked while counting, so parallel posts cannot all pass.
+        User.objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
+        since = timezone.now() - limits.CHAT_RATE_WINDOW
+        if (
+            ChatMessage.objects.filter(user=user, created_at__gte=since).count()
+            >= limits.CHAT_RATE_COUNT
+        ):
+            seconds = int(limits.CHAT_RATE_WINDOW.total_seconds())
+            raise RateLimited(
+                f"At most {limits.CHAT_RATE_COUNT} messages in {seconds} seconds: wait a moment."
+            )
+        message = ChatMessage.objects.create(game=game, user=user, seat=seat, text=text)
+        shown = selectors.chat_view(message)
+        transaction.on_commit(
+            lambda: push.send(push.game_group(game_id), {"type": "chat.message", "message": shown})
+        )
+    return message
+
+
+def chat_hide(*, message_id: int, moderator: User) -> ChatMessage:
+    """Hide a message for everyone at once; it stays stored for review."""
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
+        if message is None:
+            raise NotFound(f"There is no message {message_id}.")
+        if not message.hidden:
+            message.hidden = True
+            message.hidden_at = timezone.now()
+            message.hidden_by = moderator
+            message.save(update_fields=["hidden", "hidden_at", "hidden_by"])
+            game_id = message.game_id
+            transaction.on_commit(
+                lambda: push.send(
+                    push.game_group(game_id), {"type": "chat.hidden", "id": message_id}
+                )
+            )
+    return message

@@ -1,0 +1,1 @@
+"""Moderation: players' reports, sanctions, aborting and voiding games, and the audit log."""

@@ -1,0 +1,45 @@
+"""What every moderation action shares: who the moderator is, and asking why first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+
+
+def with_reason(
+    modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+    title: str,
+    perform: Any,
+) -> HttpResponse | None:
+    """Show a page asking why; on submit run `perform(obj, reason)` for each selected object."""
+    reason = request.POST.get("reason", "").strip()
+    if "apply" in request.POST and reason:
+        for obj in queryset:
+            perform(obj, reason)
+        modeladmin.message_user(request, f"{title}: done for {queryset.count()}.", messages.SUCCESS)
+        return None
+    return TemplateResponse(
+        request,
+        "admin/moderation_reason.html",
+        {
+            **modeladmin.admin_site.each_context(request),
+            "title": title,
+            "objects": list(queryset),
+            "action": request.POST.get("action"),
+            "opts": modeladmin.model._meta,
+            "missing_reason": "apply" in request.POST and not reason,
+        },
+    )
+
+
+def moderator_of(request: HttpRequest) -> User:
+    """The signed-in moderator of an admin request."""
+    assert isinstance(request.user, User)
+    return request.user

@@ -1,0 +1,145 @@
+"""Moderators' actions and players' reports. Every action leaves an audit row.
+
+The writes themselves belong to the apps below: a sanction is an accounts suspension, aborting
+and voiding go through games.services under the game lock, and the league re-rates a game
+whose membership changed. This module orchestrates them and records why.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Model
+from django.utils import timezone
+
+from accounts import services as accounts_services
+from accounts.models import Suspension
+from core import limits
+from core.errors import Invalid, NotFound, RateLimited
+from games import push
+from games import services as games_services
+from games.models import ChatMessage, Game
+from league import tasks as league_tasks
+from moderation.models import AuditLog, Report, ReportStatus
+
+
+def audit(*, moderator: User | None, action: str, target: Model, reason: str = "") -> AuditLog:
+    """Record who did what to what, and why."""
+    return AuditLog.objects.create(
+        moderator=moderator,
+        action=action,
+        target_type=target._meta.label,
+        target_id=str(target.pk),
+        target=str(target)[:200],
+        reason=reason,
+    )
+
+
+def user_suspend(
+    *,
+    moderator: User | None,
+    user: User,
+    reason: str,
+    until: datetime | None = None,
+    banned: bool = False,
+) -> Suspension:
+    """Suspend `user` until a moment, or ban them. Their sessions, tokens and sockets stop
+    working at once, and their turns in running games are auto-moved (R16) without waiting."""
+    with transaction.atomic():
+        suspension = accounts_services.suspension_set(
+            user=user, reason=reason, until=until, banned=banned, by=moderator
+        )
+        audit(
+            moderator=moderator,
+            action="ban" if suspension.banned else "suspend",
+            target=user,
+            reason=reason,
+        )
+        user_id = user.pk
+        transaction.on_commit(
+            lambda: push.send(push.user_group(user_id), {"type": "account.closed"})
+        )
+    # After the commit: a move that commits meanwhile sees the suspension and makes the
+    # player's next turn due at once; a turn already theirs is expedited here.
+    games_services.turns_expedite(user_id=user_id)
+    return suspension
+
+
+def user_unsuspend(*, moderator: User | None, user: User, reason: str = "") -> None:
+    """Lift a suspension or ban: the player may log in and play again."""
+    with transaction.atomic():
+        accounts_services.suspension_lift(user=user)
+        audit(moderator=moderator, action="lift suspension", target=user, reason=reason)
+
+
+def game_abort(*, moderator: User, game_id: int, reason: str) -> Game:
+    """Stop an open or running game; its players are told live and it never counts (R17)."""
+    with transaction.atomic():
+        game = games_services.game_abort(game_id=game_id)
+        audit(moderator=moderator, action="abort game", target=game, reason=reason)
+    return game
+
+
+def game_void(*, moderator: User, game_id: int, reason: str, voided: bool = True) -> bool:
+    """Void (or restore) a finished game; the league re-rates from it only if that changes
+    whether it counts (R17). False when the game already was so."""
+    with transaction.atomic():
+        changed = games_services.game_void(game_id=game_id, voided=voided)
+        if changed:
+            game = Game.objects.get(pk=game_id)
+            action = "void game" if voided else "restore game"
+            audit(moderator=moderator, action=action, target=game, reason=reason)
+            transaction.on_commit(lambda: league_tasks.game_recheck.delay(game_id))
+    return changed
+
+
+def chat_hide(*, moderator: User, message: ChatMessage, reason: str = "") -> None:
+    """Hide a message for everyone at once; it stays stored for review."""
+    with transaction.atomic():
+        games_services.chat_hide(message_id=message.pk, moderator=moderator)
+        message.refresh_from_db()
+        audit(moderator=moderator, action="hide message", target=message, reason=reason)
+
+
+def report_create(
+    *, reporter: User, username: str, reason: str, message_id: int | None = None
+) -> Report:
+    """A player reports another player, or one of their chat messages, with a reason."""
+    reason = reason.strip()
+    length = f"1 to {limits.REASON_MAX_LENGTH}"
+    if not 1 <= len(reason) <= limits.REASON_MAX_LENGTH:
+        raise Invalid(f"Say why, in {length} characters.", fields={"reason": [length]})
+    reported = User.objects.filter(username=username).first()
+    if reported is None:
+        raise NotFound(f"There is no player {username!r}.")
+    if reported == reporter:
+        raise Invalid("You cannot report yourself.", fields={"username": ["yourself"]})
+    message = None
+    if message_id is not None:
+        message = ChatMessage.objects.filter(pk=message_id, user=reported).first()
+        if message is None:
+            raise Invalid(
+                "That message is not one of this player's.", fields={"message_id": ["not found"]}
+            )
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=reporter.pk).values_list("pk").get()
+        recent = timezone.now() - timedelta(hours=1)
+        sent = Report.objects.filter(reporter=reporter, created_at__gte=recent).count()
+        if sent >= limits.REPORTS_PER_HOUR:
+            raise RateLimited("You have sent many reports this hour; try again later.")
+        return Report.objects.create(
+            reporter=reporter, reported=reported, message=message, reason=reason
+        )
+
+
+def report_resolve(*, moderator: User, report: Report, resolution: str) -> None:
+    """Close a report, saying what was done."""
+    with transaction.atomic():
+        report.status = ReportStatus.RESOLVED
+        report.resolution = resolution[:200]
+        report.resolved_at = timezone.now()
+        report.resolved_by = moderator
+        report.save(update_fields=["status", "resolution", "resolved_at", "resolved_by"])
+        audit(moderator=moderator, action="resolve report", target=report, reason=resolution)

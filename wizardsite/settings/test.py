@@ -1,0 +1,14 @@
+"""Settings for pytest: a fast password hasher, the in-memory channel layer, eager Celery.
+
+Tests that need Redis or a real worker set those up themselves (tests/live).
+"""
+
+from wizardsite.settings.base import *  # noqa: F403
+
+# Sign-ups go through the API; the default hasher would make each one take ~0.3 s.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Tasks run where they are sent (after the commit that sends them), in this process.
+CELERY_BROKER_URL = "memory://"
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
