@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
 from django.http import HttpResponse
 from rest_framework.test import APIClient
 
@@ -159,3 +161,23 @@ def event_rows(game_id: int) -> list[EventRow]:
 
 def game_row(game_id: int) -> Game:
     return Game.objects.get(pk=game_id)
+
+
+def race(calls: list[Callable[[], Any]]) -> list[Any]:
+    """Run the calls in threads released together by a barrier; their results in order."""
+    barrier = threading.Barrier(len(calls))
+    out: list[Any] = [None] * len(calls)
+
+    def run(slot: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            out[slot] = calls[slot]()
+        finally:
+            connection.close()  # each thread has its own connection
+
+    threads = [threading.Thread(target=run, args=(slot,)) for slot in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return out

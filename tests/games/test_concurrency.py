@@ -3,39 +3,17 @@ or the same last seat never both apply, and event seqs stay gapless. Needs Postg
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
+from core.limits import CHAT_RATE_COUNT
+from games.models import ChatMessage
 from games.models import Event as EventRow
-from tests.games.helpers import Player, game_row, register_player, seat_players
+from tests.games.helpers import Player, game_row, race, register_player, seat_players
 
 ROUNDS = 20
-
-
-def race(calls: list[Callable[[], Any]]) -> list[Any]:
-    """Run the calls in threads released together by a barrier; their results in order."""
-    barrier = threading.Barrier(len(calls))
-    out: list[Any] = [None] * len(calls)
-
-    def run(slot: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            out[slot] = calls[slot]()
-        finally:
-            connection.close()  # each thread has its own connection
-
-    threads = [threading.Thread(target=run, args=(slot,)) for slot in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return out
 
 
 def twin(player: Player) -> Player:
@@ -104,3 +82,20 @@ def test_two_players_racing_for_the_last_seat_start_the_game_once() -> None:
         assert game.status == "active" and game.seat_set.count() == 3
         assert EventRow.objects.filter(game_id=game_id, type="game_started").count() == 1
         assert_gapless(game_id)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_parallel_chat_posts_never_pass_the_flood_limit() -> None:
+    people = [register_player(f"talker{i}") for i in range(3)]
+    game_id = seat_players(people)
+    devices = [twin(people[0]) for _ in range(2 * CHAT_RATE_COUNT)]
+    url = f"/api/v1/games/{game_id}/chat/"
+
+    responses = race(
+        [partial(device.client.post, url, {"text": "hi"}, format="json") for device in devices]
+    )
+
+    statuses = sorted(response.status_code for response in responses)
+    assert statuses == [201] * CHAT_RATE_COUNT + [429] * CHAT_RATE_COUNT
+    assert ChatMessage.objects.filter(game_id=game_id).count() == CHAT_RATE_COUNT
