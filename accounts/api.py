@@ -1,4 +1,4 @@
-"""REST endpoints for accounts (API.md "Accounts")."""
+"""REST endpoints for accounts (the API contract, "Accounts")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""REST endpoints for games (API.md "Games"): parse input, call a service or selector."""
+"""REST endpoints for games (the API contract, "Games"): parse input, call a service or selector."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The game websocket (API.md "WebSocket"): pushes views, takes sync, move and chat messages."""
+"""The game websocket (the API contract, "WebSocket"): pushes views, takes sync, move and chat
+messages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""REST endpoints of the league (API.md "League"): public, read-only."""
+"""REST endpoints of the league (the API contract, "League"): public, read-only."""
 
 from __future__ import annotations
 

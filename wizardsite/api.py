@@ -54,7 +54,7 @@ _DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Every API error as `{"error": {"code", "message", "fields"?}}` (API.md conventions)."""
+    """Every API error as `{"error": {"code", "message", "fields"?}}` (the API contract, README)."""
     found = error_for(exc)
     if found is not None:
         return Response(found[1], status=found[0])

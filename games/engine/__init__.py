@@ -1,4 +1,4 @@
-"""The Wizard rules engine (RULES.md R1–R16): pure Python, no Django, no I/O.
+"""The Wizard rules engine (games/rules/en.md, R1–R16): pure Python, no Django, no I/O.
 
 A game is a list of plain events; `replay(events)` folds them into a State. `start_game` and
 `take_turn` check decisions and return the events they cause; views say what a seat may see.

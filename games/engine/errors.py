@@ -4,7 +4,8 @@ from __future__ import annotations
 
 
 class EngineError(Exception):
-    """A refused move or bad input; `code` is the machine code of ../API.md, state unchanged."""
+    """A refused move or bad input; `code` is the machine code of the API contract
+    (/api/v1/schema/), state unchanged."""
 
     code = "invalid"
 

@@ -191,7 +191,7 @@ def _deal(state: State, event: Event) -> None:
     state.tricks_won = [0] * n
     state.trick = ()
     state.lead_suit = None
-    state.last_trick = None  # "last trick" is of this round (API.md round.last_trick)
+    state.last_trick = None  # "last trick" is of this round (the API contract round.last_trick)
     state.phase = BIDDING
     state.to_act = None  # until the trump is known (R5)
 

@@ -40,7 +40,7 @@ def move_apply(
     body: object,
     expected_seq: int | None = None,
 ) -> Game:
-    """Apply a player's move (a JSON body as in API.md), then the bots' immediate replies.
+    """Apply a player's move (a JSON body as in the API contract), then the bots' immediate replies.
 
     Raises ApplicationError or EngineError (state unchanged) when the move is refused;
     `expected_seq` that no longer matches the game's → stale_state.

@@ -1,4 +1,4 @@
-"""Sign-up, tokens and the signed-in player (API.md "Accounts")."""
+"""Sign-up, tokens and the signed-in player (the API contract, "Accounts")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Properties of whole random games (RULES.md R1–R15): every deal, every legal move, every
+"""Properties of whole random games (games/rules/en.md, R1–R15): every deal, every legal move, every
 trick, every score, the event log and what each seat may see, over many seeded tables.
 
-The expected values come from small models written here from RULES.md, not from the engine.
+The expected values come from small models written here from games/rules/en.md, not from the engine.
 """
 
 from __future__ import annotations
@@ -546,7 +546,7 @@ def test_no_view_shows_a_card_its_seat_may_not_see(table: Table, choice_seed: in
                 hands, turned = deal_round(table.seed, event["round"], n, event["dealer"])
                 dealt = {code for hand in hands for code in hand}
                 undealt = set(ALL_CODES) - dealt - {turned}
-                last_trick = None  # API.md: last_trick is part of the round
+                last_trick = None  # the API contract: last_trick is part of the round
             elif event["type"] == "play":
                 trick.append({"seat": event["seat"], "card": event["card"]})
             elif event["type"] == "trick_won":

@@ -1,4 +1,4 @@
-"""One focused test per rule of RULES.md (R1-R16), built from hand-written deals.
+"""One focused test per rule of games/rules/en.md (R1–R16), built from hand-written deals.
 
 States are folded from hand-written events with `replay`, then driven with `take_turn`.
 """

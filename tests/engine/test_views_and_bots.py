@@ -1,4 +1,4 @@
-"""Per-seat views in the shape of API.md's game view, and the bots that play from them."""
+"""Per-seat views in the shape of the API contract's game view, and the bots that play from them."""
 
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ def check_cards_list(cards: Any, players: int) -> None:
 
 
 def check_game_view(view: View, state: State, seat: int | None) -> None:
-    """API.md's game view, the fields the engine provides, agree with the state."""
+    """The API contract's game view, the fields the engine provides, agree with the state."""
     n = state.players
     assert set(view) >= VIEW_FIELDS
     round_view = view["round"]

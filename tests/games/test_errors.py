@@ -1,5 +1,5 @@
 """Every refusal of the games API: its status, its code, the contract's error shape, and that
-a refused move changes nothing (API.md "Conventions")."""
+a refused move changes nothing (the API contract, "Conventions")."""
 
 from __future__ import annotations
 
@@ -479,8 +479,8 @@ def _random_json(rng: random.Random, depth: int = 0) -> Any:
 def test_no_input_gives_a_server_error(
     table: tuple[int, list[Player]], stranger: Player, make_player: Callable[..., Player]
 ) -> None:
-    """API.md: no 5xx for any input. Random bodies to every write endpoint, by a player to act,
-    one waiting, a stranger and an anonymous client; every refusal in the error shape."""
+    """The API contract: no 5xx for any input. Random bodies to every write endpoint, by a player to
+    act, one waiting, a stranger and an anonymous client; every refusal in the error shape."""
     game_id, people = table
     rng = random.Random(2024)
     anonymous = APIClient(raise_request_exception=False)

@@ -1,5 +1,5 @@
-"""What a caller may see (API.md "The game view"): never another seat's cards, the undealt
-deck or the seed while the game runs; R9 turns this around for one's own card in round 1."""
+"""What a caller may see (the API contract, "The game view"): never another seat's cards, the
+undealt deck or the seed while the game runs; R9 turns this around for one's own card in round 1."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The lobby: creating, listing, joining and leaving tables (API.md "Games")."""
+"""The lobby: creating, listing, joining and leaving tables (the API contract, "Games")."""
 
 from __future__ import annotations
 

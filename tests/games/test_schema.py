@@ -1,5 +1,5 @@
-"""The served OpenAPI schema documents every endpoint of API.md implemented so far, and agrees
-with what the endpoints answer."""
+"""The served OpenAPI schema documents every endpoint of the API contract implemented so far, and
+agrees with what the endpoints answer."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_schema_documents_the_game_view_and_errors(schema: dict[str, Any]) -> No
 
 @pytest.mark.parametrize("path", [f"{API}/games/", f"{API}/games/{{game_id}}/events/"])
 def test_schema_documents_lists_as_pages(schema: dict[str, Any], path: str) -> None:
-    """API.md: lists are paginated `{"count", "next", "previous", "results"}` — the served
+    """The API contract: lists are paginated `{"count", "next", "previous", "results"}` — the served
     schema must say so, as the endpoints answer that way."""
     page = response_schema(schema, path, "get", "200")
     assert page.get("type") == "object", page

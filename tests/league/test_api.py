@@ -1,5 +1,5 @@
-"""API.md "League": the leaderboard (all-time and per season) agrees with the selectors and
-with the league games themselves; player profiles; the signed-in player's rating."""
+"""The API contract, "League": the leaderboard (all-time and per season) agrees with the selectors
+and with the league games themselves; player profiles; the signed-in player's rating."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The served OpenAPI schema (`/api/v1/schema/`) documents what the league endpoints answer
-(API.md: the schema is the full reference and must agree with the endpoints)."""
+(the API contract: the schema is the full reference and must agree with the endpoints)."""
 
 from __future__ import annotations
 

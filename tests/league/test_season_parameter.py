@@ -1,5 +1,5 @@
-"""`?season=` is a month written YYYY-MM (API.md "League"); anything else is a 400 `invalid`,
-never an empty page that looks like a season without games."""
+"""`?season=` is a month written YYYY-MM (the API contract, "League"); anything else is a 400
+`invalid`, never an empty page that looks like a season without games."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Who may open a game socket (API.md "WebSocket"): a token in the query or a session cookie
-from an allowed Origin; anonymous callers, unknown games and other sites are turned away."""
+"""Who may open a game socket (the API contract, "WebSocket"): a token in the query or a session
+cookie from an allowed Origin; anonymous callers, unknown games and other sites are turned away."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Pushes after committed changes (API.md "WebSocket"): every seat's socket gets its own view
-and nothing of another hand, strangers get the public view, and `sync` repairs a lost push."""
+"""Pushes after committed changes (the API contract, "WebSocket"): every seat's socket gets its own
+view and nothing of another hand, strangers get the public view, and `sync` repairs a lost push."""
 
 from __future__ import annotations
 

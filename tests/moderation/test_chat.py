@@ -1,5 +1,6 @@
-"""Table chat over REST (API.md "Chat and reports"): players write 1–300 characters, at most 5
-in 10 seconds; everyone reads the visible messages after an id, page by page; text stays text."""
+"""Table chat over REST (the API contract, "Chat and reports"): players write 1–300 characters, at
+most 5 in 10 seconds; everyone reads the visible messages after an id, page by page; text stays
+text."""
 
 from __future__ import annotations
 
