@@ -19,3 +19,9 @@ def expire_turns() -> int:
 def _close_pools_after_each_push(**_: object) -> None:
     # A worker has no lasting event loop: each push runs in a new one (channels_redis trap).
     push.CLOSE_POOLS_AFTER_SEND = True
+
+
+@shared_task(ignore_result=True)
+def bot_step(game_id: int, seq: int) -> bool:
+    """A paced bot decision or blind-trick card, if the game is still at event `seq`."""
+    return services.bot_step(game_id=game_id, seq=seq)

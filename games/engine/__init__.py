@@ -19,6 +19,8 @@ from games.engine.errors import (
 from games.engine.events import EVENT_TYPES, PLAYER_DECISIONS, Event
 from games.engine.moves import Bid, ChooseTrump, Move, Play, parse_move
 from games.engine.rules import (
+    blind_step,
+    blind_trick_pending,
     decision,
     forbidden_bid,
     legal_bids,
@@ -63,6 +65,8 @@ __all__ = [
     "View",
     "apply",
     "auto_move",
+    "blind_step",
+    "blind_trick_pending",
     "bot_move",
     "commitment",
     "deal_round",

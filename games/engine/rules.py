@@ -35,10 +35,22 @@ MAX_PLAYERS: Final = 6
 
 # -- queries ----------------------------------------------------------------------------------
 def decision(state: State) -> tuple[int, str] | None:
-    """Whose turn it is and what they decide (`trump`, `bid` or `play`), or None."""
-    if state.to_act is None or state.is_over:
+    """Whose turn it is and what they decide (`trump`, `bid` or `play`), or None (also while
+    the blind trick plays itself, R9)."""
+    if state.to_act is None or state.is_over or blind_trick_pending(state):
         return None
     return state.to_act, DECISION_FOR_PHASE[state.phase]
+
+
+def blind_trick_pending(state: State) -> bool:
+    """R9: the bids of the blind round are in and its trick still plays itself, card by card
+    (only when the caller paces it: see take_turn's `auto_blind`)."""
+    return (
+        state.is_blind_round
+        and state.phase == PLAYING
+        and state.to_act is not None
+        and len(state.trick) < state.players
+    )
 
 
 def forbidden_bid(state: State) -> int | None:
@@ -84,7 +96,7 @@ def legal_suits(state: State) -> list[str]:
 
 def legal_moves(state: State) -> list[Move]:
     """Every move the seat to act may make, as Move objects (empty when nobody acts)."""
-    if state.to_act is None or state.is_over:
+    if decision(state) is None:
         return []
     if state.phase == PLAYING:
         return [PLAYS[code] for code in legal_cards(state)]
@@ -152,18 +164,32 @@ def start_game(
 
 
 def take_turn(
-    state: State, seat: int, move: Move, *, seed: str, auto: bool = False
+    state: State, seat: int, move: Move, *, seed: str, auto: bool = False, auto_blind: bool = True
 ) -> tuple[State, list[Event]]:
     """Check `move` by `seat`; return the new state and every event it causes (the decision,
     then what follows by rule: tricks won, round scores, the next deal, the game's end).
 
+    With `auto_blind` off, the blind trick (R9) is left for blind_step to play card by card.
     Raises an EngineError, leaving `state` unchanged, when the move is not allowed.
     """
     decision_event = _decision_event(state, seat, move, auto)
     new = state.copy()
     events = [decision_event]
     apply_in_place(new, decision_event)
-    _follow_rules(new, seed, events)
+    _follow_rules(new, seed, events, auto_blind=auto_blind)
+    return new, events
+
+
+def blind_step(state: State, *, seed: str) -> tuple[State, list[Event]]:
+    """R9, paced: the next card of the blind trick plays itself, with what follows by rule."""
+    if not blind_trick_pending(state):
+        raise GameNotActive("No blind trick is waiting to be played.")
+    seat = state.to_act
+    assert seat is not None
+    new = state.copy()
+    events: list[Event] = []
+    _emit(new, ev.play(seat=seat, card=new.hands[seat][0], auto=True), events)
+    _follow_rules(new, seed, events, auto_blind=False)
     return new, events
 
 
@@ -172,6 +198,8 @@ def _decision_event(state: State, seat: int, move: Move, auto: bool) -> Event:
         raise GameNotActive("The game is not running: no move is possible.")
     if seat != state.to_act:
         raise NotYourTurn(f"It is seat {state.to_act}'s turn, not seat {seat}'s.")
+    if blind_trick_pending(state):
+        raise NotYourTurn("The blind trick plays itself (R9): nobody decides now.")
     if isinstance(move, Play):
         if state.phase != PLAYING:
             raise IllegalCard("Cards are played once the bidding is over (R10).")
@@ -196,8 +224,9 @@ def _decision_event(state: State, seat: int, move: Move, auto: bool) -> Event:
     return ev.trump_chosen(seat=seat, suit=parse_suit(move.suit), auto=auto)
 
 
-def _follow_rules(state: State, seed: str, events: list[Event]) -> None:
-    """Append and apply the events that follow by rule alone, until a seat must decide."""
+def _follow_rules(state: State, seed: str, events: list[Event], *, auto_blind: bool = True) -> None:
+    """Append and apply the events that follow by rule alone, until a seat must decide (or,
+    without `auto_blind`, until the blind trick's next card)."""
     while True:
         if state.phase == PLAYING:
             if len(state.trick) == state.players:
@@ -208,7 +237,7 @@ def _follow_rules(state: State, seed: str, events: list[Event]) -> None:
                     for bid, won in zip(state.bids, state.tricks_won, strict=True)
                 ]
                 _emit(state, ev.round_scored(round_number=state.round, points=points), events)
-            elif state.is_blind_round:
+            elif state.is_blind_round and auto_blind:
                 # R9: after the last bid the blind trick plays itself; each seat holds one card.
                 seat = state.to_act
                 _emit(state, ev.play(seat=seat, card=state.hands[seat][0], auto=True), events)

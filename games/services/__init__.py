@@ -5,7 +5,13 @@ runs in one transaction, with the game row locked where it touches a game.
 """
 
 from games.services.chat import chat_hide, chat_post
-from games.services.moves import game_catch_up, move_apply, move_request, turns_expire
+from games.services.moves import (
+    bot_step,
+    game_catch_up,
+    move_apply,
+    move_request,
+    turns_expire,
+)
 from games.services.tables import (
     game_abort,
     game_create,
@@ -17,6 +23,7 @@ from games.services.tables import (
 )
 
 __all__ = [
+    "bot_step",
     "chat_hide",
     "chat_post",
     "game_abort",

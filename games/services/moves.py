@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -21,6 +22,9 @@ from games.locks import lock_game
 from games.models import Event as EventRow
 from games.models import Game, GameStatus, Seat
 from games.signals import game_finished
+
+# How long a paced step's task may be late before the timer's sweep makes the step itself.
+STEP_GRACE = timedelta(seconds=5)
 
 
 def move_request(body: Any) -> tuple[dict[str, Any], int | None]:
@@ -40,7 +44,8 @@ def move_apply(
     body: object,
     expected_seq: int | None = None,
 ) -> Game:
-    """Apply a player's move (a JSON body as in the API contract), then the bots' immediate replies.
+    """Apply a player's move (a JSON body as in the API contract), then, unless bots are paced,
+    the bots' replies.
 
     Raises ApplicationError or EngineError (state unchanged) when the move is refused;
     `expected_seq` that no longer matches the game's → stale_state.
@@ -114,7 +119,12 @@ def _apply_overdue(game: Game) -> int:
         seats = seats if seats is not None else list(game.seat_set.all())
         state = game.engine_state()
         assert state is not None and state.to_act is not None
-        _decide(game, seats, state.to_act, engine.auto_move(state), auto=True, at=game.deadline)
+        # A paced bot or blind-trick step whose task was lost: the sweep takes it instead.
+        step = _automatic_step(game, seats, state)
+        if step is not None:
+            _record(game, seats, *step, at=game.deadline)
+        else:
+            _decide(game, seats, state.to_act, engine.auto_move(state), auto=True, at=game.deadline)
         applied += 1
     return applied
 
@@ -122,12 +132,78 @@ def _apply_overdue(game: Game) -> int:
 def _decide(
     game: Game, seats: list[Seat], seat: int, move: Move, *, auto: bool, at: datetime | None = None
 ) -> None:
-    """Apply one decision and the bots' replies; `at` is when it counts as made (now)."""
+    """Apply one decision and, unless paced, the bots' replies; `at` is when it counts as made
+    (now)."""
     state = game.engine_state()
     assert state is not None  # an active game has started
-    state, events = engine.take_turn(state, seat, move, seed=game.seed, auto=auto)
-    state = _bots_reply(game, seats, state, events)
+    paced = _paced()
+    state, events = engine.take_turn(
+        state, seat, move, seed=game.seed, auto=auto, auto_blind=not paced
+    )
+    if not paced:
+        state = _bots_reply(game, seats, state, events)
     _record(game, seats, state, events, at=at)
+
+
+def bot_step(*, game_id: int, seq: int) -> bool:
+    """A paced bot decision, or the next card of the blind trick (R9), if the game is still at
+    event `seq` (so a retried or duplicated task moves nothing). The bot thinks before the game
+    is locked; the move is applied only if nothing happened meanwhile."""
+    game = selectors.game_get(game_id)
+    state = game.engine_state()
+    if game.status != GameStatus.ACTIVE or game.seq != seq or state is None:
+        return False
+    step = _automatic_step(game, selectors.seats_of(game), state)
+    if step is None:
+        return False
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status != GameStatus.ACTIVE or game.seq != seq:
+            return False  # a move, the timer or a twin task got there first
+        _record(game, list(game.seat_set.all()), *step)
+    return True
+
+
+def _automatic_step(
+    game: Game, seats: list[Seat], state: State
+) -> tuple[State, list[Event]] | None:
+    """What happens next without a human: the blind trick's next card, or the decision of the
+    bot to act (as one step, the bots paced); None when a human is to decide."""
+    if engine.blind_trick_pending(state):
+        return engine.blind_step(state, seed=game.seed)
+    seat = state.to_act
+    bot_kind = next((s.bot_kind for s in seats if s.number == seat and s.is_bot), None)
+    if seat is None or bot_kind is None:
+        return None
+    bot = engine.make_bot(bot_kind, seed=f"{game.seed}:{seat}:{state.seq}")
+    move = engine.bot_move(bot, state, seat)
+    return engine.take_turn(state, seat, move, seed=game.seed, auto_blind=False)
+
+
+def _paced() -> bool:
+    """Bots and the blind trick act one step at a time, BOT_MOVE_DELAY_MS apart (0: at once)."""
+    return bool(settings.BOT_MOVE_DELAY_MS > 0)
+
+
+def _schedule_next_step(game: Game, seats: list[Seat], state: State, events: list[Event]) -> None:
+    """After the commit: the task for the next paced step, if a bot or the blind trick is next.
+    After a complete trick it waits TRICK_PAUSE_MS longer, so everyone sees the trick."""
+    if not _paced() or state.is_over or state.to_act is None:
+        return
+    bots = {seat.number for seat in seats if seat.is_bot}
+    if state.to_act not in bots and not engine.blind_trick_pending(state):
+        return
+    from games import tasks  # tasks import this module
+
+    delay_ms = settings.BOT_MOVE_DELAY_MS + _pause_ms(events)
+    game_id, seq = game.pk, state.seq
+    transaction.on_commit(
+        lambda: tasks.bot_step.apply_async((game_id, seq), countdown=delay_ms / 1000)
+    )
+
+
+def _pause_ms(events: list[Event]) -> int:
+    return int(settings.TRICK_PAUSE_MS) if any(e["type"] == "trick_won" for e in events) else 0
 
 
 def start(game: Game) -> None:
@@ -141,7 +217,8 @@ def start(game: Game) -> None:
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
     seats = list(game.seat_set.all())
-    state = _bots_reply(game, seats, state, events)
+    if not _paced():
+        state = _bots_reply(game, seats, state, events)
     _record(game, seats, state, events)
 
 
@@ -190,6 +267,7 @@ def _record(
         fields += ["finished_at"]
         _record_results(game, seats, state)
     game.save(update_fields=fields)
+    _schedule_next_step(game, seats, state, events)
     # Lobbies care when a table starts or ends, not about every move.
     publish_on_commit(game, lobby=state.is_over or len(events) == game.seq)
 
@@ -204,12 +282,16 @@ def _deadline(
     game: Game, seats: list[Seat], state: State, turn_starts: datetime
 ) -> datetime | None:
     """When the next decision expires (R16); at once for a suspended player, so a barred
-    player never blocks the table."""
+    player never blocks the table. A paced bot or blind-trick step has its task: its deadline
+    only lets the timer's sweep take over if that task is lost."""
     if state.to_act is None:
         return None
     user_id = next((seat.user_id for seat in seats if seat.number == state.to_act), None)
     if user_id is not None and is_suspended_id(user_id):
         return turn_starts
+    if user_id is None or engine.blind_trick_pending(state):
+        step_ms = settings.BOT_MOVE_DELAY_MS + settings.TRICK_PAUSE_MS
+        return turn_starts + timedelta(milliseconds=step_ms) + STEP_GRACE
     return turn_starts + timedelta(seconds=game.turn_seconds)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from games import engine
 from games.engine import events as ev
 from games.engine import rules
 from games.engine.auto import auto_move
@@ -779,3 +780,38 @@ def test_deal_round_re_derives_every_deal_of_a_played_game(
 def test_suits_are_in_rule_order() -> None:
     """R1 and R16 rely on the order red, green, blue, yellow."""
     assert SUITS == ("red", "green", "blue", "yellow")
+
+
+# -- R9, paced: the blind trick card by card ------------------------------------------------
+def test_r9_paced_blind_trick_waits_after_the_last_bid_and_plays_itself_card_by_card() -> None:
+    seed = "paced-blind"
+    state, _ = engine.start_game(players=3, seed=seed, blind_first_round=True)
+    while state.phase == "bidding":
+        assert state.to_act is not None
+        state, events = engine.take_turn(
+            state, state.to_act, engine.Bid(0), seed=seed, auto_blind=False
+        )
+    # Nobody decides while the trick plays itself: no legal move, no view's `legal`.
+    assert engine.blind_trick_pending(state)
+    assert engine.decision(state) is None and engine.legal_moves(state) == []
+    assert all(engine.seat_view(state, seat)["legal"] is None for seat in range(3))
+    leader = state.to_act
+    assert leader is not None
+    with pytest.raises(engine.NotYourTurn):
+        engine.take_turn(state, leader, engine.Play(state.hands[leader][0]), seed=seed)
+
+    plays = []
+    while engine.blind_trick_pending(state):
+        state, events = engine.blind_step(state, seed=seed)
+        plays.append(events[0])
+    assert [(p["type"], p["auto"]) for p in plays] == [("play", True)] * 3
+    # After the third card the trick is won, the round scored and round 2 dealt (R9, R14).
+    assert [e["type"] for e in events][1:4] == ["trick_won", "round_scored", "deal"]
+    assert state.round == 2
+
+    # The same decisions without pacing give the same game.
+    unpaced, _ = engine.start_game(players=3, seed=seed, blind_first_round=True)
+    while unpaced.round == 1:
+        assert unpaced.to_act is not None
+        unpaced, _ = engine.take_turn(unpaced, unpaced.to_act, engine.Bid(0), seed=seed)
+    assert unpaced.to_json() == state.to_json()

@@ -167,6 +167,10 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # The game's own settings.
 TURN_SECONDS_DEFAULT = env_int("TURN_SECONDS_DEFAULT", 60)  # R16
 DEFAULT_BOT = env_str("DEFAULT_BOT", "heuristic")
+# Bots and the blind trick (R9) act one step at a time, this far apart (0: all at once); after
+# a complete trick the next step waits TRICK_PAUSE_MS longer, so everyone sees the trick.
+BOT_MOVE_DELAY_MS = env_int("BOT_MOVE_DELAY_MS", 700)
+TRICK_PAUSE_MS = env_int("TRICK_PAUSE_MS", 1500)
 
 LOGGING = {
     "version": 1,

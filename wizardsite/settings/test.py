@@ -12,3 +12,5 @@ CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 CELERY_BROKER_URL = "memory://"
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# Bots answer in the same transaction; tests of the pacing turn it on themselves.
+BOT_MOVE_DELAY_MS = 0
