@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.authtoken.models import Token
@@ -11,17 +13,28 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import moderation, selectors, services
-from accounts.serializers import (
-    CredentialsSerializer,
-    MeSerializer,
-    RegisteredSerializer,
-    RegisterSerializer,
-    ReportCreatedSerializer,
-    ReportSerializer,
-    TokenSerializer,
-)
+from accounts.models import ReportStatus
+from accounts.selectors import Me as MeView
+from accounts.serializers import CredentialsSerializer, RegisterSerializer, ReportSerializer
 from wizardsite.api import player
-from wizardsite.schema import errors
+from wizardsite.schema import errors, ref
+
+
+class Registered(TypedDict):
+    """The new account, with an API token so a new client can start at once."""
+
+    id: int
+    username: str
+    token: str
+
+
+class IssuedToken(TypedDict):
+    token: str
+
+
+class ReportCreated(TypedDict):
+    id: int
+    status: ReportStatus
 
 
 class Register(APIView):
@@ -31,17 +44,15 @@ class Register(APIView):
     @extend_schema(
         operation_id="accounts_register",
         request=RegisterSerializer,
-        responses={201: RegisteredSerializer, **errors(400)},
+        responses={201: ref(Registered), **errors(400)},
     )
     def post(self, request: Request) -> Response:
         serializer = RegisterSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = services.user_register(**serializer.validated_data)
         token, _ = Token.objects.get_or_create(user=user)
-        return Response(
-            {"id": user.pk, "username": user.get_username(), "token": token.key},
-            status=status.HTTP_201_CREATED,
-        )
+        body: Registered = {"id": user.pk, "username": user.get_username(), "token": token.key}
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class ObtainToken(APIView):
@@ -51,26 +62,27 @@ class ObtainToken(APIView):
     @extend_schema(
         operation_id="accounts_token",
         request=CredentialsSerializer,
-        responses={200: TokenSerializer, **errors(400, 401)},
+        responses={200: ref(IssuedToken), **errors(400, 401)},
     )
     def post(self, request: Request) -> Response:
         serializer = CredentialsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         token = services.token_for_credentials(**serializer.validated_data)
-        return Response({"token": token.key})
+        body: IssuedToken = {"token": token.key}
+        return Response(body)
 
 
 class Me(APIView):
-    @extend_schema(operation_id="accounts_me", responses={200: MeSerializer, **errors(401)})
+    @extend_schema(operation_id="accounts_me", responses={200: ref(MeView), **errors(401)})
     def get(self, request: Request) -> Response:
-        return Response(MeSerializer(selectors.user_summary(player(request))).data)
+        return Response(selectors.user_summary(player(request)))
 
 
 class Reports(APIView):
     @extend_schema(
         operation_id="reports_create",
         request=ReportSerializer,
-        responses={201: ReportCreatedSerializer, **errors(400, 401, 403, 404, 429)},
+        responses={201: ref(ReportCreated), **errors(400, 401, 403, 404, 429)},
     )
     def post(self, request: Request) -> Response:
         serializer = ReportSerializer(data=request.data)
@@ -82,4 +94,5 @@ class Reports(APIView):
             reason=data["reason"],
             message_id=data.get("message_id"),
         )
-        return Response({"id": report.pk, "status": report.status}, status=status.HTTP_201_CREATED)
+        body: ReportCreated = {"id": report.pk, "status": ReportStatus(report.status)}
+        return Response(body, status=status.HTTP_201_CREATED)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import TypedDict
 
 from django.contrib.auth.models import User
 
@@ -11,7 +12,22 @@ from league.models import Rating
 from league.ratings import PROVISIONAL_GAMES, display
 
 
-def user_summary(user: User) -> dict[str, Any]:
+class Me(TypedDict):
+    """The signed-in player: rating (null before any league game) and game counts."""
+
+    id: int
+    username: str
+    email: str
+    date_joined: datetime
+    rating: float | None
+    provisional: bool
+    league_games: int
+    games_played: int
+    games_won: int
+    games_active: int
+
+
+def user_summary(user: User) -> Me:
     """The player with their game counts (the league adds the rating)."""
     rating = Rating.objects.filter(user=user).first()
     seats = Seat.objects.filter(user=user)

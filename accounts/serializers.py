@@ -1,3 +1,5 @@
+"""Input validation for the accounts API (responses are documented by their TypedDicts)."""
+
 from __future__ import annotations
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
@@ -12,32 +14,9 @@ class RegisterSerializer(serializers.Serializer):  # type: ignore[type-arg]
     email = serializers.EmailField()
 
 
-class RegisteredSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    token = serializers.CharField(help_text="An API token, so a new client can start at once.")
-
-
 class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     username = StrictCharField()
     password = StrictCharField(trim_whitespace=False, write_only=True)
-
-
-class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    token = serializers.CharField()
-
-
-class MeSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    email = serializers.EmailField()
-    date_joined = serializers.DateTimeField()
-    rating = serializers.FloatField(allow_null=True, help_text="League rating; null before any.")
-    provisional = serializers.BooleanField()
-    league_games = serializers.IntegerField()
-    games_played = serializers.IntegerField()
-    games_won = serializers.IntegerField()
-    games_active = serializers.IntegerField()
 
 
 class ReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -46,8 +25,3 @@ class ReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
         required=False, allow_null=True, help_text="One of that player's chat messages."
     )
     reason = StrictCharField(max_length=1000, help_text="Why (1–1000 characters).")
-
-
-class ReportCreatedSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.IntegerField()
-    status = serializers.CharField()

@@ -12,17 +12,10 @@ from rest_framework.views import APIView
 
 from games import chat, selectors, services
 from games.models import GameStatus
-from games.serializers import (
-    ChatMessageSerializer,
-    ChatPostSerializer,
-    EventSerializer,
-    GameCreateSerializer,
-    GameSummarySerializer,
-    GameViewSerializer,
-    MoveSerializer,
-)
+from games.selectors import ChatMessageView, EventRow, GameSummary, GameView
+from games.serializers import ChatPostSerializer, GameCreateSerializer, MoveSerializer
 from wizardsite.api import Invalid, paginate, player
-from wizardsite.schema import errors, page_of
+from wizardsite.schema import errors, page_of, ref
 
 
 def _non_negative_int(request: Request, name: str, default: int) -> int:
@@ -48,7 +41,7 @@ class GameListCreate(APIView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
-        responses={200: page_of(GameSummarySerializer), **errors(400, 401)},
+        responses={200: page_of(GameSummary), **errors(400, 401)},
     )
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status") or None
@@ -64,7 +57,7 @@ class GameListCreate(APIView):
     @extend_schema(
         operation_id="games_create",
         request=GameCreateSerializer,
-        responses={201: GameViewSerializer, **errors(400, 401)},
+        responses={201: ref(GameView), **errors(400, 401)},
     )
     def post(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
@@ -75,7 +68,7 @@ class GameListCreate(APIView):
 
 class GameDetail(APIView):
     @extend_schema(
-        operation_id="games_retrieve", responses={200: GameViewSerializer, **errors(401, 404)}
+        operation_id="games_retrieve", responses={200: ref(GameView), **errors(401, 404)}
     )
     def get(self, request: Request, game_id: int) -> Response:
         return _view(request, game_id)
@@ -86,7 +79,7 @@ class GameJoin(APIView):
         operation_id="games_join",
         request=None,
         responses={
-            200: GameViewSerializer,
+            200: ref(GameView),
             **errors(401, 404, 409, s409="game_full: the table has started, ended or is full."),
         },
     )
@@ -100,7 +93,7 @@ class GameLeave(APIView):
         operation_id="games_leave",
         request=None,
         responses={
-            200: GameViewSerializer,
+            200: ref(GameView),
             **errors(401, 403, 404, 409, s409="game_not_active: the game has started."),
         },
     )
@@ -113,7 +106,7 @@ class GameMoves(APIView):
     @extend_schema(
         operation_id="games_move",
         request=MoveSerializer,
-        responses={200: GameViewSerializer, **errors(400, 401, 403, 404, 409)},
+        responses={200: ref(GameView), **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, game_id: int) -> Response:
         body, seq = services.move_request(request.data)
@@ -131,7 +124,7 @@ class GameEvents(APIView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
-        responses={200: page_of(EventSerializer), **errors(400, 401, 404)},
+        responses={200: page_of(EventRow), **errors(400, 401, 404)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = services.game_catch_up(game_id)
@@ -153,7 +146,7 @@ class GameChat(APIView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
-        responses={200: page_of(ChatMessageSerializer), **errors(400, 401, 404)},
+        responses={200: page_of(ChatMessageView), **errors(400, 401, 404)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id)
@@ -163,7 +156,7 @@ class GameChat(APIView):
     @extend_schema(
         operation_id="games_chat_post",
         request=ChatPostSerializer,
-        responses={201: ChatMessageSerializer, **errors(400, 401, 403, 404, 429)},
+        responses={201: ref(ChatMessageView), **errors(400, 401, 403, 404, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
         body: Any = request.data

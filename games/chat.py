@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -14,6 +13,7 @@ from accounts.moderation import audit
 from accounts.standing import ensure_can_play
 from games import push, selectors
 from games.models import ChatMessage, Game
+from games.selectors import ChatMessageView
 from wizardsite.api import Invalid, NotAPlayer, RateLimited
 
 MAX_LENGTH = 300
@@ -66,7 +66,7 @@ def chat_list(game: Game, after: int = 0) -> QuerySet[ChatMessage]:
     )
 
 
-def chat_view(message: ChatMessage) -> dict[str, Any]:
+def chat_view(message: ChatMessage) -> ChatMessageView:
     """A message as the API and the socket send it (text as written: clients escape it)."""
     return {
         "id": message.pk,

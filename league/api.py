@@ -10,9 +10,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league import selectors
-from league.serializers import PlayerProfileSerializer, StandingSerializer
+from league.selectors import PlayerProfile, Standing
 from wizardsite.api import NotFound, paginate
-from wizardsite.schema import errors, page_of
+from wizardsite.schema import errors, page_of, ref
 
 
 class Leaderboard(APIView):
@@ -25,7 +25,7 @@ class Leaderboard(APIView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
-        responses={200: page_of(StandingSerializer), **errors(400)},
+        responses={200: page_of(Standing), **errors(400)},
     )
     def get(self, request: Request) -> Response:
         season = selectors.parse_season(request.query_params.get("season"))
@@ -37,10 +37,10 @@ class PlayerDetail(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        operation_id="players_retrieve", responses={200: PlayerProfileSerializer, **errors(404)}
+        operation_id="players_retrieve", responses={200: ref(PlayerProfile), **errors(404)}
     )
     def get(self, request: Request, username: str) -> Response:
         user = User.objects.filter(username=username).first()
         if user is None:
             raise NotFound(f"There is no player {username!r}.")
-        return Response(PlayerProfileSerializer(selectors.player_stats(user)).data)
+        return Response(selectors.player_stats(user))

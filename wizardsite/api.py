@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -87,15 +87,27 @@ def player(request: Request) -> User:
     return user
 
 
-def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+class ErrorDetail(TypedDict):
+    code: str
+    message: str
+    fields: NotRequired[dict[str, Any]]
+
+
+class Error(TypedDict):
+    """The contract's error object: `code` is a machine code such as not_your_turn."""
+
+    error: ErrorDetail
+
+
+def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> Error:
     """The contract's error object."""
-    error: dict[str, Any] = {"code": code, "message": message}
+    error: ErrorDetail = {"code": code, "message": message}
     if fields:
         error["fields"] = fields
     return {"error": error}
 
 
-def error_for(exc: Exception) -> tuple[int, dict[str, Any]] | None:
+def error_for(exc: Exception) -> tuple[int, Error] | None:
     """The status and body for a refusal raised anywhere (REST and websocket alike)."""
     if isinstance(exc, ApplicationError):
         return exc.status, error_body(exc.code, exc.message, exc.fields)
