@@ -25,7 +25,7 @@ ENDPOINTS = {
 GAME_VIEW_FIELDS = {
     "id", "status", "seats", "turn_seconds", "hook_rule", "blind_first_round", "seq",
     "players", "you", "round", "hand", "visible_hands", "to_act", "deadline", "legal",
-    "scores", "winners", "shuffle_commitment", "shuffle_seed",
+    "scores", "winners", "shuffle_commitment", "shuffle_seed", "rematch",
 }  # fmt: skip
 ROUND_FIELDS = {
     "number", "cards", "dealer", "trump_card", "trump", "phase", "bids", "tricks_won",
