@@ -1,3 +1,5 @@
+"""Input validation for the accounts API (responses are documented by their TypedDicts)."""
+
 from __future__ import annotations
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
@@ -12,16 +14,6 @@ class RegisterSerializer(serializers.Serializer):  # type: ignore[type-arg]
     email = serializers.EmailField()
 
 
-class RegisteredSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    token = serializers.CharField(help_text="An API token, so a new client can start at once.")
-
-
 class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     username = StrictCharField()
     password = StrictCharField(trim_whitespace=False, write_only=True)
-
-
-class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    token = serializers.CharField()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from games.engine.errors import EngineError
 
@@ -58,15 +58,27 @@ class RateLimited(ApplicationError):
     code = "rate_limited"
 
 
-def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+class ErrorDetail(TypedDict):
+    code: str
+    message: str
+    fields: NotRequired[dict[str, Any]]
+
+
+class Error(TypedDict):
+    """The contract's error object: `code` is a machine code such as not_your_turn."""
+
+    error: ErrorDetail
+
+
+def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> Error:
     """The contract's error object, the same over REST and the socket."""
-    error: dict[str, Any] = {"code": code, "message": message}
+    error: ErrorDetail = {"code": code, "message": message}
     if fields:
         error["fields"] = fields
     return {"error": error}
 
 
-def refusal_body(exc: Exception) -> dict[str, Any] | None:
+def refusal_body(exc: Exception) -> Error | None:
     """The error object of a refusal raised by a service or the engine; None for anything else."""
     if isinstance(exc, ApplicationError):
         return error_body(exc.code, exc.message, exc.fields)

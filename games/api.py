@@ -11,19 +11,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit.api import paginate, player
-from apikit.schema import errors, page_of
+from apikit.schema import errors, page_of, ref
 from core.errors import Invalid
 from games import selectors, services
 from games.models import GameStatus
-from games.serializers import (
-    ChatMessageSerializer,
-    ChatPostSerializer,
-    EventSerializer,
-    GameCreateSerializer,
-    GameSummarySerializer,
-    GameViewSerializer,
-    MoveSerializer,
-)
+from games.selectors import ChatMessageView, EventRow, GameSummary, GameView
+from games.serializers import ChatPostSerializer, GameCreateSerializer, MoveSerializer
 
 
 def _non_negative_int(request: Request, name: str, default: int) -> int:
@@ -49,7 +42,7 @@ class GameListCreate(APIView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
-        responses={200: page_of(GameSummarySerializer), **errors(400, 401)},
+        responses={200: page_of(GameSummary), **errors(400, 401)},
     )
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status") or None
@@ -65,7 +58,7 @@ class GameListCreate(APIView):
     @extend_schema(
         operation_id="games_create",
         request=GameCreateSerializer,
-        responses={201: GameViewSerializer, **errors(400, 401)},
+        responses={201: ref(GameView), **errors(400, 401)},
     )
     def post(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
@@ -76,7 +69,7 @@ class GameListCreate(APIView):
 
 class GameDetail(APIView):
     @extend_schema(
-        operation_id="games_retrieve", responses={200: GameViewSerializer, **errors(401, 404)}
+        operation_id="games_retrieve", responses={200: ref(GameView), **errors(401, 404)}
     )
     def get(self, request: Request, game_id: int) -> Response:
         return _view(request, game_id)
@@ -87,7 +80,7 @@ class GameJoin(APIView):
         operation_id="games_join",
         request=None,
         responses={
-            200: GameViewSerializer,
+            200: ref(GameView),
             **errors(401, 404, 409, s409="game_full: the table has started, ended or is full."),
         },
     )
@@ -101,7 +94,7 @@ class GameLeave(APIView):
         operation_id="games_leave",
         request=None,
         responses={
-            200: GameViewSerializer,
+            200: ref(GameView),
             **errors(401, 403, 404, 409, s409="game_not_active: the game has started."),
         },
     )
@@ -114,7 +107,7 @@ class GameMoves(APIView):
     @extend_schema(
         operation_id="games_move",
         request=MoveSerializer,
-        responses={200: GameViewSerializer, **errors(400, 401, 403, 404, 409)},
+        responses={200: ref(GameView), **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, game_id: int) -> Response:
         body, seq = services.move_request(request.data)
@@ -132,7 +125,7 @@ class GameEvents(APIView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
-        responses={200: page_of(EventSerializer), **errors(400, 401, 404)},
+        responses={200: page_of(EventRow), **errors(400, 401, 404)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = services.game_catch_up(game_id)
@@ -154,7 +147,7 @@ class GameChat(APIView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
-        responses={200: page_of(ChatMessageSerializer), **errors(400, 401, 404)},
+        responses={200: page_of(ChatMessageView), **errors(400, 401, 404)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id)
@@ -166,7 +159,7 @@ class GameChat(APIView):
     @extend_schema(
         operation_id="games_chat_post",
         request=ChatPostSerializer,
-        responses={201: ChatMessageSerializer, **errors(400, 401, 403, 404, 429)},
+        responses={201: ref(ChatMessageView), **errors(400, 401, 403, 404, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
         body: Any = request.data

@@ -12,9 +12,10 @@ from django.contrib.auth.models import User
 
 from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
-from core.errors import error_body, refusal_body
+from core.errors import Error, error_body, refusal_body
 from games import push, selectors, services
 from games.models import Game
+from games.selectors import GameView
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_SUSPENDED = 4403
@@ -85,27 +86,30 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 raise
             await self._send_error(body)
 
-    async def game_state(self, message: dict[str, Any]) -> None:
+    async def game_state(self, message: push.GameStateMessage) -> None:
         """Views pushed after a committed change: this user's own, or the public one."""
         view = message["views"].get(str(self.scope["user"].pk), message["public"])
-        await self.send_json({"type": "state", "state": view})
+        await self._send({"type": "state", "state": view})
 
-    async def chat_message(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "chat", "message": message["message"]})
+    async def chat_message(self, message: push.ChatMessageMessage) -> None:
+        await self._send({"type": "chat", "message": message["message"]})
 
-    async def chat_hidden(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "chat_hidden", "id": message["id"]})
+    async def chat_hidden(self, message: push.ChatHiddenMessage) -> None:
+        await self._send({"type": "chat_hidden", "id": message["id"]})
 
-    async def account_closed(self, message: dict[str, Any]) -> None:
+    async def account_closed(self, message: push.AccountClosedMessage) -> None:
         """The account was suspended: this socket stops at once."""
         await self.close(code=CLOSE_SUSPENDED)
 
     async def _send_view(self) -> None:
         view = await database_sync_to_async(_view)(self.game_id, self.scope["user"])
-        await self.send_json({"type": "state", "state": view})
+        await self._send({"type": "state", "state": view})
 
-    async def _send_error(self, body: dict[str, Any]) -> None:
-        await self.send_json({"type": "error", **body})
+    async def _send_error(self, body: Error) -> None:
+        await self._send({"type": "error", "error": body["error"]})
+
+    async def _send(self, message: push.SocketMessage) -> None:
+        await self.send_json(message)
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -121,10 +125,13 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         return None  # the lobby only listens
 
-    async def lobby_changed(self, message: dict[str, Any]) -> None:
-        await self.send_json(
-            {"type": "lobby", "game": message["game"], "status": message["status"]}
-        )
+    async def lobby_changed(self, message: push.LobbyChangedMessage) -> None:
+        lobby: push.LobbySocketMessage = {
+            "type": "lobby",
+            "game": message["game"],
+            "status": message["status"],
+        }
+        await self.send_json(lobby)
 
 
 def move_body(message: dict[str, Any]) -> dict[str, Any]:
@@ -163,7 +170,7 @@ def _game_exists(game_id: int) -> bool:
     return Game.objects.filter(pk=game_id).exists()
 
 
-def _view(game_id: int, user: User) -> dict[str, Any]:
+def _view(game_id: int, user: User) -> GameView:
     game = services.game_catch_up(game_id)
     return selectors.game_view(game, user)
 

@@ -9,13 +9,15 @@ is at-most-once: every view carries the game's `seq`, and clients resync on a ga
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal, TypedDict, get_args
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from core.errors import ErrorDetail
 from games import selectors
-from games.models import Game
+from games.models import Game, GameStatus
+from games.selectors import ChatMessageView, GameView
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +26,88 @@ CLOSE_POOLS_AFTER_SEND = False
 
 
 LOBBY_GROUP = "lobby"
+
+
+# -- channel-layer messages (`type` names the consumer method that handles it) ---------------
+class GameStateMessage(TypedDict):
+    type: Literal["game.state"]
+    views: dict[str, GameView]  # by user id
+    public: GameView
+
+
+class LobbyChangedMessage(TypedDict):
+    type: Literal["lobby.changed"]
+    game: int
+    status: GameStatus
+
+
+class ChatMessageMessage(TypedDict):
+    type: Literal["chat.message"]
+    message: ChatMessageView
+
+
+class ChatHiddenMessage(TypedDict):
+    type: Literal["chat.hidden"]
+    id: int
+
+
+class AccountClosedMessage(TypedDict):
+    type: Literal["account.closed"]
+
+
+LayerMessage = (
+    GameStateMessage
+    | LobbyChangedMessage
+    | ChatMessageMessage
+    | ChatHiddenMessage
+    | AccountClosedMessage
+)
+
+
+# -- what the sockets send their clients (API.md "WebSocket") --------------------------------
+class StateSocketMessage(TypedDict):
+    """The caller's game view after a committed change, or in answer to `sync`."""
+
+    type: Literal["state"]
+    state: GameView
+
+
+class ErrorSocketMessage(TypedDict):
+    """A refused or malformed message; the socket stays open."""
+
+    type: Literal["error"]
+    error: ErrorDetail
+
+
+class ChatSocketMessage(TypedDict):
+    type: Literal["chat"]
+    message: ChatMessageView
+
+
+class ChatHiddenSocketMessage(TypedDict):
+    """A moderator hid this chat message: clients remove it."""
+
+    type: Literal["chat_hidden"]
+    id: int
+
+
+class LobbySocketMessage(TypedDict):
+    """A table opened, filled, started or ended: the lobby fetches the list it may see."""
+
+    type: Literal["lobby"]
+    game: int
+    status: GameStatus
+
+
+SocketMessage = (
+    StateSocketMessage
+    | ErrorSocketMessage
+    | ChatSocketMessage
+    | ChatHiddenSocketMessage
+    | LobbySocketMessage
+)
+SOCKET_MESSAGES = get_args(SocketMessage)
+"""Documented as components of the OpenAPI schema (wizardsite.schema.add_components)."""
 
 
 def user_group(user_id: int) -> str:
@@ -46,10 +130,11 @@ def publish_game(game_id: int, *, lobby: bool = False) -> None:
     by_user = {str(user_id): view for user_id, view in views.items()}
     send(game_group(game_id), {"type": "game.state", "views": by_user, "public": public})
     if lobby:
-        send(LOBBY_GROUP, {"type": "lobby.changed", "game": game_id, "status": game.status})
+        status = GameStatus(game.status)
+        send(LOBBY_GROUP, {"type": "lobby.changed", "game": game_id, "status": status})
 
 
-def send(group: str, message: dict[str, Any]) -> None:
+def send(group: str, message: LayerMessage) -> None:
     """Best effort: a lost push is repaired by the client's seq check and resync."""
     layer = get_channel_layer()
     if layer is None:
@@ -60,7 +145,7 @@ def send(group: str, message: dict[str, Any]) -> None:
         log.exception("push to %s failed", group)
 
 
-async def _send(layer: Any, group: str, message: dict[str, Any]) -> None:
+async def _send(layer: Any, group: str, message: LayerMessage) -> None:
     await layer.group_send(group, message)
     if CLOSE_POOLS_AFTER_SEND and hasattr(layer, "close_pools"):
         await layer.close_pools()

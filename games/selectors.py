@@ -3,17 +3,90 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
+from apikit.schema import DateTime
 from core.errors import NotFound
 from games import engine
 from games.engine import State
+from games.engine.events import EventKind
+from games.engine.state import ScoreRecord
+from games.engine.views import EventShown, Legal, RoundView
 from games.models import ChatMessage, Event, Game, GameStatus, Seat
 
 AnyUser = User | AnonymousUser
+
+
+class PlayerEntry(TypedDict):
+    seat: int
+    username: str
+    is_bot: bool
+    score: int
+
+
+class Table(TypedDict):
+    """What anyone may know of a table: its options and who sits where with what score."""
+
+    id: int
+    status: GameStatus
+    seats: int
+    bots: int
+    turn_seconds: int
+    hook_rule: bool
+    blind_first_round: bool
+    seq: int
+    created_by: str
+    created_at: DateTime
+    players: list[PlayerEntry]
+    free_seats: int
+
+
+class GameSummary(Table):
+    """A game in a list: its options, players, free seats and progress (no cards)."""
+
+    round_number: int | None
+    to_act: int | None
+
+
+class GameView(Table):
+    """What one caller may see of a game (API.md "The game view")."""
+
+    you: int | None
+    round: RoundView | None
+    hand: list[str] | None
+    visible_hands: dict[str, list[str]]
+    to_act: int | None
+    deadline: DateTime | None
+    legal: Legal | None
+    scores: list[ScoreRecord]
+    winners: list[int] | None
+    shuffle_commitment: str
+    shuffle_seed: str | None
+    rematch: int | None
+
+
+class EventRow(TypedDict):
+    """One event row as the caller may see it (`GET /games/{id}/events/`, socket pushes)."""
+
+    seq: int
+    type: EventKind
+    seat: int | None
+    auto: bool
+    at: DateTime
+    payload: EventShown
+
+
+class ChatMessageView(TypedDict):
+    """A table's chat message (made by games.chat): the text as written; clients escape it."""
+
+    id: int
+    seat: int | None
+    username: str
+    text: str
+    at: DateTime
 
 
 def game_get(game_id: int) -> Game:
@@ -34,17 +107,16 @@ def seat_of(seats: list[Seat], user: AnyUser) -> int | None:
     return next((seat.number for seat in seats if seat.user_id == user.pk), None)
 
 
-def iso(moment: datetime | None) -> str | None:
+def iso(moment: datetime) -> str:
     """ISO-8601 UTC with a Z, as the contract writes times."""
-    return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
+    return moment.isoformat().replace("+00:00", "Z")
 
 
-def _table(game: Game, seats: list[Seat]) -> dict[str, Any]:
-    """What anyone may know of a table: its options and who sits where with what score."""
+def _table(game: Game, seats: list[Seat]) -> Table:
     totals = (game.state or {}).get("totals") or [0] * game.seats
     return {
         "id": game.pk,
-        "status": game.status,
+        "status": GameStatus(game.status),
         "seats": game.seats,
         "bots": game.bots,
         "turn_seconds": game.turn_seconds,
@@ -66,13 +138,13 @@ def _table(game: Game, seats: list[Seat]) -> dict[str, Any]:
     }
 
 
-def game_view(game: Game, user: AnyUser, seats: list[Seat] | None = None) -> dict[str, Any]:
+def game_view(game: Game, user: AnyUser, seats: list[Seat] | None = None) -> GameView:
     """The contract's game view for `user`: their own seat's view, or the public one."""
     seats = seats if seats is not None else seats_of(game)
     return _view(game, seats, game.engine_state(), seat_of(seats, user), _rematch_id(game))
 
 
-def game_views(game: Game, seats: list[Seat]) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+def game_views(game: Game, seats: list[Seat]) -> tuple[dict[int, GameView], GameView]:
     """Every seated user's view (by user id) and the public view, reading the state once."""
     state, rematch = game.engine_state(), _rematch_id(game)
     views = {
@@ -85,8 +157,8 @@ def game_views(game: Game, seats: list[Seat]) -> tuple[dict[int, dict[str, Any]]
 
 def _view(
     game: Game, seats: list[Seat], state: State | None, you: int | None, rematch: int | None
-) -> dict[str, Any]:
-    view: dict[str, Any] = {
+) -> GameView:
+    view: GameView = {
         **_table(game, seats),
         "you": you,
         "round": None,
@@ -101,14 +173,16 @@ def _view(
         "shuffle_seed": game.seed if game.is_over else None,
         "rematch": rematch,
     }
-    if state is not None:
-        seat_view = engine.seat_view(state, you)
-        if game.status != GameStatus.ACTIVE:
-            seat_view["legal"] = None  # an aborted game takes no more moves
-            seat_view["to_act"] = None
-        view.update(seat_view)
-        view.pop("totals", None)
-        view["deadline"] = iso(game.deadline) if game.status == GameStatus.ACTIVE else None
+    if state is None:
+        return view
+    seen = engine.seat_view(state, you)
+    active = game.status == GameStatus.ACTIVE  # an aborted game takes no more moves
+    view["round"], view["hand"] = seen["round"], seen["hand"]
+    view["visible_hands"], view["scores"] = seen["visible_hands"], seen["scores"]
+    view["winners"] = seen["winners"]
+    view["to_act"] = seen["to_act"] if active else None
+    view["legal"] = seen["legal"] if active else None
+    view["deadline"] = iso(game.deadline) if active and game.deadline is not None else None
     return view
 
 
@@ -122,17 +196,18 @@ def game_events(game: Game, after: int) -> QuerySet[Event]:
     return game.events.filter(seq__gt=after).order_by("seq")
 
 
-def event_view(game: Game, row: Event, you: int | None) -> dict[str, Any]:
+def event_view(game: Game, row: Event, you: int | None) -> EventRow:
     """One event row as the caller may see it: a deal shows only what R9 or their hand allows."""
+    payload = engine.event_view(
+        row.payload, you, blind_first_round=game.blind_first_round, reveal=game.is_over
+    )
     return {
         "seq": row.seq,
-        "type": row.type,
+        "type": payload["type"],
         "seat": row.seat,
         "auto": row.auto,
         "at": iso(row.created_at),
-        "payload": engine.event_view(
-            row.payload, you, blind_first_round=game.blind_first_round, reveal=game.is_over
-        ),
+        "payload": payload,
     }
 
 
@@ -145,7 +220,7 @@ def game_list(*, user: AnyUser, status: str | None, mine: bool) -> QuerySet[Game
     return games.prefetch_related("seat_set__user").order_by("-created_at", "-pk")
 
 
-def game_summary(game: Game) -> dict[str, Any]:
+def game_summary(game: Game) -> GameSummary:
     """A game in a list: its options, players, free seats and progress (no cards)."""
     round_number = (game.state or {}).get("round") or None
     return {
@@ -164,7 +239,7 @@ def chat_list(game: Game, after: int = 0) -> QuerySet[ChatMessage]:
     )
 
 
-def chat_view(message: ChatMessage) -> dict[str, Any]:
+def chat_view(message: ChatMessage) -> ChatMessageView:
     """A message as the API and the socket send it (text as written: clients escape it)."""
     return {
         "id": message.pk,

@@ -10,10 +10,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit.api import paginate, player
-from apikit.schema import errors, page_of
+from apikit.schema import errors, page_of, ref
 from core.errors import NotFound
 from league import selectors
-from league.serializers import MeSerializer, PlayerProfileSerializer, StandingSerializer
+from league.selectors import Me as MeView
+from league.selectors import PlayerProfile, Standing
 
 
 class Leaderboard(APIView):
@@ -26,7 +27,7 @@ class Leaderboard(APIView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
-        responses={200: page_of(StandingSerializer), **errors(400)},
+        responses={200: page_of(Standing), **errors(400)},
     )
     def get(self, request: Request) -> Response:
         season = selectors.parse_season(request.query_params.get("season"))
@@ -38,16 +39,16 @@ class PlayerDetail(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        operation_id="players_retrieve", responses={200: PlayerProfileSerializer, **errors(404)}
+        operation_id="players_retrieve", responses={200: ref(PlayerProfile), **errors(404)}
     )
     def get(self, request: Request, username: str) -> Response:
         user = User.objects.filter(username=username).first()
         if user is None:
             raise NotFound(f"There is no player {username!r}.")
-        return Response(PlayerProfileSerializer(selectors.player_stats(user)).data)
+        return Response(selectors.player_stats(user))
 
 
 class Me(APIView):
-    @extend_schema(operation_id="accounts_me", responses={200: MeSerializer, **errors(401)})
+    @extend_schema(operation_id="accounts_me", responses={200: ref(MeView), **errors(401)})
     def get(self, request: Request) -> Response:
-        return Response(MeSerializer(selectors.user_summary(player(request))).data)
+        return Response(selectors.user_summary(player(request)))

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+
+from league.selectors import RatingPoint
 
 WIDTH, HEIGHT, PAD = 360, 120, 8
 
 
-def rating_chart(history: list[dict[str, Any]], label: str) -> SafeString | str:
+def rating_chart(history: list[RatingPoint], label: str) -> SafeString | str:
     """A line through the rating after each league game; empty without at least two."""
     values = [point["rating"] for point in history]
     if len(values) < 2:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from datetime import datetime
+from typing import Any, TypedDict
 
 from django.contrib.auth.models import User
 from django.db.models import F, QuerySet, Sum, Window
@@ -15,6 +16,52 @@ from league.models import LeagueGame, Rating, RatingChange, SeasonStanding
 from league.ratings import PROVISIONAL_GAMES, display
 
 SEASON = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
+
+
+class Standing(TypedDict):
+    """A leaderboard row: equal ratings share a rank; `rating` is mu − 3σ (openskill);
+    `games` counts league games (R17); provisional: fewer than 5 of them so far."""
+
+    rank: int
+    username: str
+    rating: float
+    games: int
+    wins: int
+    win_rate: float
+    average_points: float
+    provisional: bool
+
+
+class RatingPoint(TypedDict):
+    at: datetime
+    rating: float
+
+
+class RecentGame(TypedDict):
+    id: int
+    finished_at: datetime | None
+    players: int
+    league: bool
+    score: int | None
+    place: int | None
+
+
+class PlayerProfile(TypedDict):
+    """A player's public statistics: `rating` and averages are null before any game counts;
+    `wins` are league games won (shared wins count, R15); bid_accuracy: share of exact bids."""
+
+    username: str
+    rating: float | None
+    provisional: bool
+    league_games: int
+    wins: int
+    casual_games: int
+    games_played: int
+    games_won: int
+    average_points: float | None
+    bid_accuracy: float | None
+    rating_history: list[RatingPoint]
+    recent_games: list[RecentGame]
 
 
 def parse_season(value: str | None) -> str | None:
@@ -41,7 +88,7 @@ def leaderboard(season: str | None) -> QuerySet[Any]:
     return ranked_rows
 
 
-def standing_row(row: Rating | SeasonStanding) -> dict[str, Any]:
+def standing_row(row: Rating | SeasonStanding) -> Standing:
     """One leaderboard row as the API and the page show it."""
     all_time = row if isinstance(row, Rating) else getattr(row.user, "league_rating", None)
     return {
@@ -71,7 +118,7 @@ def counts_for_league(game: Game) -> bool:
         return False
 
 
-def player_stats(user: User, recent: int = 10) -> dict[str, Any]:
+def player_stats(user: User, recent: int = 10) -> PlayerProfile:
     """A player's public statistics: rating, league and casual games apart, bid accuracy,
     average points, rating history and recent games."""
     rating = Rating.objects.filter(user=user).first()
@@ -114,7 +161,22 @@ def player_stats(user: User, recent: int = 10) -> dict[str, Any]:
     }
 
 
-def user_summary(user: User) -> dict[str, Any]:
+class Me(TypedDict):
+    """The signed-in player: rating (null before any league game) and game counts."""
+
+    id: int
+    username: str
+    email: str
+    date_joined: datetime
+    rating: float | None
+    provisional: bool
+    league_games: int
+    games_played: int
+    games_won: int
+    games_active: int
+
+
+def user_summary(user: User) -> Me:
     """The signed-in player: identity, rating and game counts (`GET /accounts/me/`)."""
     rating = Rating.objects.filter(user=user).first()
     seats = Seat.objects.filter(user=user)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -9,16 +11,22 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit.api import player
-from apikit.schema import errors
+from apikit.schema import errors, ref
 from moderation import services
-from moderation.serializers import ReportCreatedSerializer, ReportSerializer
+from moderation.models import ReportStatus
+from moderation.serializers import ReportSerializer
+
+
+class ReportCreated(TypedDict):
+    id: int
+    status: ReportStatus
 
 
 class Reports(APIView):
     @extend_schema(
         operation_id="reports_create",
         request=ReportSerializer,
-        responses={201: ReportCreatedSerializer, **errors(400, 401, 403, 404, 429)},
+        responses={201: ref(ReportCreated), **errors(400, 401, 403, 404, 429)},
     )
     def post(self, request: Request) -> Response:
         serializer = ReportSerializer(data=request.data)
@@ -30,4 +38,5 @@ class Reports(APIView):
             reason=data["reason"],
             message_id=data.get("message_id"),
         )
-        return Response({"id": report.pk, "status": report.status}, status=status.HTTP_201_CREATED)
+        body: ReportCreated = {"id": report.pk, "status": ReportStatus(report.status)}
+        return Response(body, status=status.HTTP_201_CREATED)

@@ -1,4 +1,4 @@
-"""Input and output of the reports endpoint."""
+"""Input validation of the reports endpoint (its answer is documented by a TypedDict)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,3 @@ class ReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
         max_length=limits.REASON_MAX_LENGTH,
         help_text=f"Why (1–{limits.REASON_MAX_LENGTH} characters).",
     )
-
-
-class ReportCreatedSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.IntegerField()
-    status = serializers.CharField()

@@ -10,7 +10,7 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from core.errors import error_body, refusal_body
+from core.errors import Error, error_body, refusal_body
 
 # The HTTP status of every machine code (the refusals of core.errors and of the engine).
 STATUS_OF_CODE = {
@@ -31,7 +31,7 @@ STATUS_OF_CODE = {
 }
 
 
-def error_for(exc: Exception) -> tuple[int, dict[str, Any]] | None:
+def error_for(exc: Exception) -> tuple[int, Error] | None:
     """The status and body for a refusal raised anywhere (REST and websocket alike)."""
     body = refusal_body(exc)
     if body is None:

@@ -13,7 +13,7 @@ from games.engine.cards import CARDS, SUITS
 from games.engine.moves import Bid, ChooseTrump, Move, Play
 from games.engine.rules import trick_winner
 from games.engine.state import State
-from games.engine.views import View, seat_view
+from games.engine.views import Legal, RoundView, View, seat_view
 
 
 class Bot(Protocol):
@@ -33,7 +33,7 @@ class RandomBot:
         self._rng = random.Random(seed)
 
     def choose(self, view: View, seat: int) -> Move:
-        legal = view["legal"]
+        legal = _legal(view)
         if "bids" in legal:
             return Bid(self._rng.choice(legal["bids"]))
         if "cards" in legal:
@@ -51,7 +51,7 @@ class HeuristicBot:
         del seed  # deterministic: nothing to seed
 
     def choose(self, view: View, seat: int) -> Move:
-        legal = view["legal"]
+        legal = _legal(view)
         if "suits" in legal:
             return ChooseTrump(_strongest_suit(view["hand"] or []))
         if "bids" in legal:
@@ -59,18 +59,18 @@ class HeuristicBot:
         return Play(self._card(view, seat, legal["cards"]))
 
     def _expected_tricks(self, view: View, seat: int) -> float:
-        trump = view["round"]["trump"]
+        trump = _round(view)["trump"]
         hand = view["hand"]
         if hand is None:  # R9 blind round: judge by how weak the visible cards are
             others = [code for cards in view["visible_hands"].values() for code in cards]
             best_other = max((_strength(code, trump) for code in others), default=0)
             return 1.0 if best_other < 9 else 0.0
-        players = len(view["round"]["bids"])
+        players = len(_round(view)["bids"])
         crowd = 4 / players  # more opponents, fewer tricks for a middling card
         return sum(_win_chance(code, trump, crowd) for code in hand)
 
     def _card(self, view: View, seat: int, legal: list[str]) -> str:
-        round_view = view["round"]
+        round_view = _round(view)
         trump = round_view["trump"]
         need = (round_view["bids"][seat] or 0) - round_view["tricks_won"][seat]
         trick = tuple((c["seat"], c["card"]) for c in round_view["trick"]["cards"])
@@ -82,6 +82,20 @@ class HeuristicBot:
         if need > 0:
             return winning[0] if winning else by_strength[0]
         return losing[-1] if losing else by_strength[0]
+
+
+def _legal(view: View) -> Legal:
+    legal = view["legal"]
+    if legal is None:
+        raise ValueError("A bot is asked for a move only on its turn.")
+    return legal
+
+
+def _round(view: View) -> RoundView:
+    round_view = view["round"]
+    if round_view is None:
+        raise ValueError("A bot is asked for a move only once a round is dealt.")
+    return round_view
 
 
 def _strength(code: str, trump: str | None) -> int:

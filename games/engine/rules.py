@@ -157,7 +157,7 @@ def start_game(
         first_dealer=first_dealer(seed, players),  # R3
     )
     state = State()
-    events = [opening]
+    events: list[Event] = [opening]
     apply_in_place(state, opening)
     _deal_next_round(state, seed, events)
     return state, events

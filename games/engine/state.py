@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Final
+from collections.abc import Callable, Iterable
+from typing import Any, Final, Literal, TypedDict
 
 from games.engine import events as ev
 from games.engine.cards import CARDS, DECK
@@ -13,8 +13,19 @@ CHOOSING_TRUMP: Final = "choosing_trump"
 BIDDING: Final = "bidding"
 PLAYING: Final = "playing"
 DONE: Final = "done"
+Phase = Literal["choosing_trump", "bidding", "playing", "done"]
 
 Trick = tuple[tuple[int, str], ...]  # (seat, card) in the order played
+
+
+class ScoreRecord(TypedDict):
+    """One scored round (R14): bids, tricks won, points and running totals, by seat."""
+
+    round: int
+    bids: list[int | None]
+    tricks: list[int]
+    points: list[int]
+    totals: list[int]
 
 
 def rounds_for(players: int) -> int:
@@ -62,7 +73,7 @@ class State:
         self.hands: list[tuple[str, ...]] = []
         self.turned_up: str | None = None
         self.trump: str | None = None
-        self.phase = DONE
+        self.phase: Phase = DONE
         self.bids: list[int | None] = []
         self.tricks_won: list[int] = []
         self.leader = 0
@@ -70,7 +81,7 @@ class State:
         self.lead_suit: str | None = None
         self.last_trick: tuple[int, Trick] | None = None
         self.to_act: int | None = None
-        self.scores: list[dict[str, Any]] = []
+        self.scores: list[ScoreRecord] = []
         self.totals: list[int] = []
         self.winners: list[int] | None = None
         self.seq = 0  # events applied so far
@@ -172,7 +183,7 @@ def apply_in_place(state: State, event: Event) -> None:
     state.seq += 1
 
 
-def _game_started(state: State, event: Event) -> None:
+def _game_started(state: State, event: ev.GameStarted) -> None:
     state.players = event["players"]
     state.hook_rule = event["hook_rule"]
     state.blind_first_round = event["blind_first_round"]
@@ -180,7 +191,7 @@ def _game_started(state: State, event: Event) -> None:
     state.totals = [0] * state.players
 
 
-def _deal(state: State, event: Event) -> None:
+def _deal(state: State, event: ev.Deal) -> None:
     n = state.players
     state.round = event["round"]
     state.dealer = event["dealer"]
@@ -196,7 +207,7 @@ def _deal(state: State, event: Event) -> None:
     state.to_act = None  # until the trump is known (R5)
 
 
-def _trump_turned(state: State, event: Event) -> None:
+def _trump_turned(state: State, event: ev.TrumpTurned) -> None:
     code = event["card"]
     state.turned_up = code
     card = CARDS[code] if code is not None else None
@@ -208,13 +219,13 @@ def _trump_turned(state: State, event: Event) -> None:
     state.to_act = state.left_of(state.dealer)  # R7
 
 
-def _trump_chosen(state: State, event: Event) -> None:
+def _trump_chosen(state: State, event: ev.TrumpChosen) -> None:
     state.trump = event["suit"]
     state.phase = BIDDING
     state.to_act = state.left_of(state.dealer)  # R7
 
 
-def _bid(state: State, event: Event) -> None:
+def _bid(state: State, event: ev.BidMade) -> None:
     seat = event["seat"]
     state.bids[seat] = event["bid"]
     if seat == state.dealer:  # R7: the dealer bids last
@@ -225,7 +236,7 @@ def _bid(state: State, event: Event) -> None:
         state.to_act = state.left_of(seat)
 
 
-def _play(state: State, event: Event) -> None:
+def _play(state: State, event: ev.CardPlayed) -> None:
     seat, code = event["seat"], event["card"]
     hand = state.hands[seat]
     index = hand.index(code)
@@ -250,7 +261,7 @@ def _trick_has_no_lead(trick: Trick) -> bool:
     return False
 
 
-def _trick_won(state: State, event: Event) -> None:
+def _trick_won(state: State, event: ev.TrickWon) -> None:
     winner = event["seat"]
     state.tricks_won[winner] += 1
     state.last_trick = (winner, state.trick)
@@ -260,7 +271,7 @@ def _trick_won(state: State, event: Event) -> None:
     state.to_act = winner if state.hands[winner] else None
 
 
-def _round_scored(state: State, event: Event) -> None:
+def _round_scored(state: State, event: ev.RoundScored) -> None:
     points = event["points"]
     state.totals = [total + p for total, p in zip(state.totals, points, strict=True)]
     state.scores.append(
@@ -276,12 +287,13 @@ def _round_scored(state: State, event: Event) -> None:
     state.to_act = None
 
 
-def _game_over(state: State, event: Event) -> None:
+def _game_over(state: State, event: ev.GameOver) -> None:
     state.winners = list(event["winners"])
     state.to_act = None
 
 
-_HANDLERS = {
+# Each handler takes its own kind; the `type` tag picks it, which mypy cannot follow here.
+_HANDLERS: dict[str, Callable[[State, Any], None]] = {
     ev.GAME_STARTED: _game_started,
     ev.DEAL: _deal,
     ev.TRUMP_TURNED: _trump_turned,

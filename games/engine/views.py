@@ -6,15 +6,88 @@ first round (R9) a seat sees every hand but its own.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, TypedDict, final
 
 from games.engine import events as ev
 from games.engine.cards import sort_hand
 from games.engine.events import Event
 from games.engine.rules import decision, legal_bids, legal_cards, legal_suits
-from games.engine.state import State, Trick
+from games.engine.state import Phase, ScoreRecord, State, Trick
 
-View = dict[str, Any]
+
+class TrickCard(TypedDict):
+    seat: int
+    card: str
+
+
+class TrickView(TypedDict):
+    leader: int | None
+    lead_suit: str | None
+    cards: list[TrickCard]
+
+
+class LastTrick(TypedDict):
+    winner: int
+    cards: list[TrickCard]
+
+
+class RoundView(TypedDict):
+    number: int
+    cards: int
+    dealer: int
+    trump_card: str | None
+    trump: str | None
+    phase: Phase
+    bids: list[int | None]
+    tricks_won: list[int]
+    trick: TrickView
+    last_trick: LastTrick | None
+
+
+# Final, so that `"bids" in legal` tells mypy which one it is.
+@final
+class LegalBids(TypedDict):
+    bids: list[int]
+
+
+@final
+class LegalCards(TypedDict):
+    cards: list[str]
+
+
+@final
+class LegalSuits(TypedDict):
+    suits: list[str]
+
+
+Legal = LegalBids | LegalCards | LegalSuits
+
+
+class View(TypedDict):
+    """What the rules let one seat (or a spectator) see of the game."""
+
+    round: RoundView | None
+    hand: list[str] | None
+    visible_hands: dict[str, list[str]]
+    to_act: int | None
+    legal: Legal | None
+    scores: list[ScoreRecord]
+    totals: list[int]
+    winners: list[int] | None
+
+
+class DealShown(TypedDict):
+    """A deal as one caller may see it: their own hand, or in the blind first round (R9) the
+    others' hands."""
+
+    type: Literal["deal"]
+    round: int
+    dealer: int
+    hand: list[str] | None
+    visible_hands: dict[str, list[str]]
+
+
+EventShown = Event | DealShown
 
 
 def seat_view(state: State, seat: int | None) -> View:
@@ -41,9 +114,15 @@ def seat_view(state: State, seat: int | None) -> View:
     return view
 
 
-def _copy_record(record: dict[str, Any]) -> dict[str, Any]:
+def _copy_record(record: ScoreRecord) -> ScoreRecord:
     # Records are shared by every later state, so a view gets its own lists.
-    return {key: list(value) if isinstance(value, list) else value for key, value in record.items()}
+    return {
+        "round": record["round"],
+        "bids": list(record["bids"]),
+        "tricks": list(record["tricks"]),
+        "points": list(record["points"]),
+        "totals": list(record["totals"]),
+    }
 
 
 def public_view(state: State) -> View:
@@ -51,7 +130,7 @@ def public_view(state: State) -> View:
     return seat_view(state, None)
 
 
-def legal_for(state: State, seat: int) -> dict[str, list[Any]] | None:
+def legal_for(state: State, seat: int) -> Legal | None:
     """The seat's legal decisions in the contract's shape, or None when it is not theirs."""
     match decision(state):
         case (acting, "trump") if acting == seat:
@@ -63,7 +142,7 @@ def legal_for(state: State, seat: int) -> dict[str, list[Any]] | None:
     return None
 
 
-def _round_view(state: State) -> dict[str, Any] | None:
+def _round_view(state: State) -> RoundView | None:
     if state.round == 0:
         return None
     return {
@@ -88,24 +167,28 @@ def _round_view(state: State) -> dict[str, Any] | None:
     }
 
 
-def _cards(trick: Trick) -> list[dict[str, Any]]:
+def _cards(trick: Trick) -> list[TrickCard]:
     return [{"seat": seat, "card": code} for seat, code in trick]
 
 
 def event_view(
     event: Event, seat: int | None, *, blind_first_round: bool, reveal: bool = False
-) -> Event:
+) -> EventShown:
     """An event as `seat` (None: a spectator) may see it. Only a deal hides anything: it shows
     the seat's own hand, or in the blind first round (R9) the other hands; `reveal` (a finished
     game) shows every hand."""
     if event["type"] != ev.DEAL or reveal:
         return event
-    hands = event["hands"]
-    shown = {key: value for key, value in event.items() if key != "hands"}
-    shown["hand"] = None
-    shown["visible_hands"] = {}
+    shown: DealShown = {
+        "type": event["type"],
+        "round": event["round"],
+        "dealer": event["dealer"],
+        "hand": None,
+        "visible_hands": {},
+    }
     if seat is None:
         return shown
+    hands = event["hands"]
     if blind_first_round and event["round"] == 1:
         shown["visible_hands"] = {
             str(other): sort_hand(hand) for other, hand in enumerate(hands) if other != seat

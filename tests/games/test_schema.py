@@ -25,7 +25,7 @@ ENDPOINTS = {
 GAME_VIEW_FIELDS = {
     "id", "status", "seats", "turn_seconds", "hook_rule", "blind_first_round", "seq",
     "players", "you", "round", "hand", "visible_hands", "to_act", "deadline", "legal",
-    "scores", "winners", "shuffle_commitment", "shuffle_seed",
+    "scores", "winners", "shuffle_commitment", "shuffle_seed", "rematch",
 }  # fmt: skip
 ROUND_FIELDS = {
     "number", "cards", "dealer", "trump_card", "trump", "phase", "bids", "tricks_won",
@@ -101,3 +101,49 @@ def test_schema_documents_lists_as_pages(schema: dict[str, Any], path: str) -> N
     page = response_schema(schema, path, "get", "200")
     assert page.get("type") == "object", page
     assert {"count", "next", "previous", "results"} <= set(page.get("properties", {}))
+
+
+def test_components_say_which_keys_are_optional_and_which_may_be_null(
+    schema: dict[str, Any],
+) -> None:
+    """The components come from TypedDicts: NotRequired keys are optional (Python 3.11 reads
+    them as required under postponed annotations), `X | None` is nullable, a nested TypedDict
+    is a reference to its own component."""
+    components = schema["components"]["schemas"]
+    assert "auto" not in components["BidMade"]["required"]
+    assert "fields" not in components["ErrorDetail"]["required"]
+    view = components["GameView"]
+    assert set(view["required"]) == set(view["properties"])
+    assert view["properties"]["rematch"] == {"type": "integer", "nullable": True}
+    assert view["properties"]["round"] == {
+        "allOf": [{"$ref": "#/components/schemas/RoundView"}],
+        "nullable": True,
+    }
+    legal = view["properties"]["legal"]
+    assert legal["nullable"] is True
+    assert [ref["$ref"].rsplit("/", 1)[1] for ref in legal["oneOf"]] == [
+        "LegalBids",
+        "LegalCards",
+        "LegalSuits",
+    ]
+
+
+def test_socket_messages_are_documented_as_components(schema: dict[str, Any]) -> None:
+    components = schema["components"]["schemas"]
+    kinds = {
+        name: components[name]["properties"]["type"]["enum"]
+        for name in [
+            "StateSocketMessage",
+            "ErrorSocketMessage",
+            "ChatSocketMessage",
+            "ChatHiddenSocketMessage",
+            "LobbySocketMessage",
+        ]
+    }
+    assert sorted(kind for (kind,) in kinds.values()) == [
+        "chat",
+        "chat_hidden",
+        "error",
+        "lobby",
+        "state",
+    ]

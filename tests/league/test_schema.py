@@ -59,8 +59,6 @@ def test_the_player_profile_is_documented_as_answered(
     ann, *others = make_users(3)
     finish_game([ann, *others], [30, 20, 10])
     profile = APIClient().get(f"{API}/players/{ann.username}/").json()
-    # Known bug: league.serializers.PlayerSerializer and games.serializers.PlayerSerializer
-    # both become the component "Player"; the profile is documented as a game's seat.
     assert documented_fields(schema, PROFILE) == set(profile)
 
 

@@ -138,6 +138,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Responses and socket messages are documented by the TypedDicts their producers return.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "wizardsite.schema_hooks.add_components",
+    ],
 }
 
 # Redis carries the channel layer (websocket pushes) and the Celery broker. Without REDIS_URL
