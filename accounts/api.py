@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.serializers import CredentialsSerializer, RegisterSerializer
+from apikit.api import player
 from apikit.schema import errors, ref
 
 
@@ -32,11 +33,12 @@ class IssuedToken(TypedDict):
 class Register(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
+    throttle_scope = "register"
 
     @extend_schema(
         operation_id="accounts_register",
         request=RegisterSerializer,
-        responses={201: ref(Registered), **errors(400)},
+        responses={201: ref(Registered), **errors(400, 429)},
     )
     def post(self, request: Request) -> Response:
         serializer = RegisterSerializer(data=request.data)
@@ -48,17 +50,41 @@ class Register(APIView):
 
 
 class ObtainToken(APIView):
-    permission_classes = [AllowAny]
-    authentication_classes: list[type] = []
+    """POST: a token for credentials (no authentication needed); DELETE: revoke the token in
+    use."""
+
+    throttle_scope = "token"
+
+    def get_authenticators(self) -> list[Any]:
+        if getattr(self.request, "method", None) == "DELETE":
+            return super().get_authenticators()
+        return []  # a stale token header must not stop a log-in
+
+    def get_permissions(self) -> list[Any]:
+        if getattr(self.request, "method", None) == "DELETE":
+            return list(super().get_permissions())
+        return [AllowAny()]
 
     @extend_schema(
         operation_id="accounts_token",
         request=CredentialsSerializer,
-        responses={200: ref(IssuedToken), **errors(400, 401)},
+        responses={200: ref(IssuedToken), **errors(400, 401, 429)},
     )
     def post(self, request: Request) -> Response:
         serializer = CredentialsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        token = services.token_for_credentials(**serializer.validated_data)
+        token = services.token_for_credentials(
+            request=request._request, **serializer.validated_data
+        )
         body: IssuedToken = {"token": token.key}
         return Response(body)
+
+    @extend_schema(
+        operation_id="accounts_token_revoke",
+        request=None,
+        responses={204: None, **errors(401)},
+        description="The token this request was sent with stops working.",
+    )
+    def delete(self, request: Request) -> Response:
+        services.token_revoke(user=player(request), key=getattr(request.auth, "key", None))
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
+from accounts.usernames import username_validator
 from apikit.fields import StrictCharField
+from core import limits
 
 
 class RegisterSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    username = StrictCharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    username = StrictCharField(
+        min_length=limits.USERNAME_MIN_LENGTH,
+        max_length=limits.USERNAME_MAX_LENGTH,
+        validators=[username_validator],
+        help_text="ASCII letters, digits, _ and -; unique regardless of case.",
+    )
     password = StrictCharField(max_length=128, trim_whitespace=False, write_only=True)
     email = serializers.EmailField()
 

@@ -9,15 +9,26 @@ from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import Suspension
+from accounts.usernames import username_validator
+from core import limits
 from core.errors import Invalid, NotAuthenticated
 
 
 def user_register(*, username: str, password: str, email: str) -> User:
-    """A new player account; the password must pass the configured validators."""
+    """A new player account: an ASCII name no other user has in any case; the password must
+    pass the configured validators."""
+    try:
+        username_validator(username)
+    except ValidationError as error:
+        raise Invalid("Choose another username.", fields={"username": error.messages}) from error
+    if not limits.USERNAME_MIN_LENGTH <= len(username) <= limits.USERNAME_MAX_LENGTH:
+        length = f"{limits.USERNAME_MIN_LENGTH} to {limits.USERNAME_MAX_LENGTH} characters"
+        raise Invalid("Choose another username.", fields={"username": [length]})
     if User.objects.filter(username__iexact=username).exists():
         raise Invalid("That username is taken.", fields={"username": ["already taken"]})
     candidate = User(username=username, email=email)
@@ -32,13 +43,25 @@ def user_register(*, username: str, password: str, email: str) -> User:
         raise Invalid("That username is taken.", fields={"username": ["already taken"]}) from error
 
 
-def token_for_credentials(*, username: str, password: str) -> Token:
-    """The API token of the user with these credentials (created on first use)."""
-    user = authenticate(username=username, password=password)
+def token_for_credentials(*, request: HttpRequest, username: str, password: str) -> Token:
+    """The API token of the user with these credentials (created on first use). Wrong
+    passwords count towards the log-in lockout like the form's (django-axes)."""
+    user = authenticate(request, username=username, password=password)
     if user is None:
         raise NotAuthenticated("Wrong username or password.")
     token, _ = Token.objects.get_or_create(user=user)
     return token
+
+
+def token_revoke(*, user: User, key: str | None) -> None:
+    """The token `key` of this user stops working (nothing happens for another's key)."""
+    if key is not None:
+        Token.objects.filter(user=user, key=key).delete()
+
+
+def tokens_revoke_all(*, user: User) -> None:
+    """Every API token of the user stops working (after a password change or reset)."""
+    Token.objects.filter(user=user).delete()
 
 
 def suspension_set(

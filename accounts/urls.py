@@ -4,6 +4,13 @@ from accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("password_change/", views.PasswordChange.as_view(), name="password_change"),
+    path("password_reset/", views.PasswordReset.as_view(), name="password_reset"),
+    path(
+        "reset/<uidb64>/<token>/",
+        views.PasswordResetConfirm.as_view(),
+        name="password_reset_confirm",
+    ),
     # login, logout, password change and reset: Django's views with our templates
     path("", include("django.contrib.auth.urls")),
 ]

@@ -3,15 +3,22 @@ with our templates)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 
 from accounts import services
+from accounts.usernames import username_validator
+from apikit import throttles
+from core import limits
 from core.errors import Invalid
 
 
@@ -21,6 +28,13 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.validators = [username_validator, *username.validators]
+        username.widget.attrs["maxlength"] = str(limits.USERNAME_MAX_LENGTH)
+        username.help_text = _("Letters A–Z, digits, “_” and “-”; 2 to 30 of them.")
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -37,5 +51,55 @@ def signup(request: HttpRequest) -> HttpResponse:
                 form.add_error(field if field in form.fields else None, problems)
         else:
             login(request, user, backend="accounts.authentication.PlayerBackend")
-            return redirect(request.GET.get("next") or "lobby")
+            return redirect(safe_next(request) or "lobby")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def safe_next(request: HttpRequest) -> str | None:
+    """The `next` page to go to, only if it is on this site (never an open redirect)."""
+    target = request.POST.get("next") or request.GET.get("next")
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if target and allowed else None
+
+
+class PasswordChange(auth_views.PasswordChangeView):
+    """Django's password change; then every API token of the player stops working (Django
+    already ends their other sessions: the session hash changes with the password)."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        services.tokens_revoke_all(user=form.user)
+        return response
+
+
+class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
+    """Django's password reset; then every API token and session of the player ends."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        services.tokens_revoke_all(user=form.user)
+        return response
+
+
+class PasswordReset(auth_views.PasswordResetView):
+    """Django's reset form, throttled per address and per e-mail (a mail bomb costs us)."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        address = request_address(self.request)
+        email = form.cleaned_data.get("email", "").lower()
+        for scope, ident in (("password_reset", address), ("password_reset", f"mail:{email}")):
+            wait = throttles.hit(scope, ident)
+            if wait is not None:
+                form.add_error(None, _("Too many reset requests: try again later."))
+                response = self.form_invalid(form)
+                response.status_code = 429
+                response["Retry-After"] = str(wait)
+                return response
+        return super().form_valid(form)
+
+
+def request_address(request: HttpRequest) -> str:
+    """The caller's address, as the API's throttles see it."""
+    return str(request.META.get("REMOTE_ADDR", ""))

@@ -57,6 +57,10 @@ class GameNotActive(ApplicationError):
 class RateLimited(ApplicationError):
     code = "rate_limited"
 
+    def __init__(self, message: str, *, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after  # seconds, sent as Retry-After
+
 
 class ErrorDetail(TypedDict):
     code: str

@@ -43,3 +43,10 @@ def for_clients() -> dict[str, int]:
         "chat_rate_seconds": int(CHAT_RATE_WINDOW.total_seconds()),
         "reason_max_length": REASON_MAX_LENGTH,
     }
+
+
+# Usernames: ASCII letters, digits, "_" and "-" only, so no name can pass for another in a
+# different script (Cyrillic "а" for Latin "a"); unique regardless of case.
+USERNAME_PATTERN: Final = r"[A-Za-z0-9_-]+"
+USERNAME_MIN_LENGTH: Final = 2
+USERNAME_MAX_LENGTH: Final = 30

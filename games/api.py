@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from apikit.api import paginate, player
 from apikit.schema import errors, page_of, ref
-from core.errors import Invalid
+from core.errors import Invalid, NotAPlayer
 from games import selectors, services
 from games.models import GameStatus
 from games.selectors import ChatMessageView, EventRow, GameSummary, GameView
@@ -104,10 +104,12 @@ class GameLeave(APIView):
 
 
 class GameMoves(APIView):
+    throttle_scope = "moves"
+
     @extend_schema(
         operation_id="games_move",
         request=MoveSerializer,
-        responses={200: ref(GameView), **errors(400, 401, 403, 404, 409)},
+        responses={200: ref(GameView), **errors(400, 401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
         body, seq = services.move_request(request.data)
@@ -147,11 +149,13 @@ class GameChat(APIView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
-        responses={200: page_of(ChatMessageView), **errors(400, 401, 404)},
+        responses={200: page_of(ChatMessageView), **errors(400, 401, 403, 404)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id)
         after = _non_negative_int(request, "after", 0)
+        if selectors.seat_of(selectors.seats_of(game), request.user) is None:
+            raise NotAPlayer("A table's chat belongs to its players.")
         return paginate(
             request, selectors.chat_list(game, after), self, present=selectors.chat_view
         )

@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import User
 
 from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
+from apikit import throttles
 from core.errors import Error, error_body, refusal_body
 from games import push, selectors, services
 from games.models import Game
@@ -27,6 +29,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     game_id: int
     group: str | None = None
+    seated = False  # chat belongs to the table's players: spectators get none
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -63,6 +66,22 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if throttles.enabled():
+            await self._throttled_or(self._dispatch, content)
+        else:
+            await self._dispatch(content)
+
+    async def _throttled_or(self, action: Any, content: Any) -> None:
+        """Socket messages count against the `socket` rate (a flood of sync costs queries)."""
+        hit = sync_to_async(throttles.hit, thread_sensitive=False)
+        wait = await hit("socket", str(self.scope["user"].pk))
+        if wait is None:
+            await action(content)
+        else:
+            message = f"Too many messages: wait {wait} s (sync after a gap in seq, not in a loop)."
+            await self._send_error(error_body("rate_limited", message))
+
+    async def _dispatch(self, content: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "sync":
             await self._send_view()
@@ -89,13 +108,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def game_state(self, message: push.GameStateMessage) -> None:
         """Views pushed after a committed change: this user's own, or the public one."""
         view = message["views"].get(str(self.scope["user"].pk), message["public"])
+        self.seated = view["you"] is not None
         await self._send({"type": "state", "state": view})
 
     async def chat_message(self, message: push.ChatMessageMessage) -> None:
-        await self._send({"type": "chat", "message": message["message"]})
+        if self.seated:
+            await self._send({"type": "chat", "message": message["message"]})
 
     async def chat_hidden(self, message: push.ChatHiddenMessage) -> None:
-        await self._send({"type": "chat_hidden", "id": message["id"]})
+        if self.seated:
+            await self._send({"type": "chat_hidden", "id": message["id"]})
 
     async def account_closed(self, message: push.AccountClosedMessage) -> None:
         """The account was suspended: this socket stops at once."""
@@ -103,6 +125,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _send_view(self) -> None:
         view = await database_sync_to_async(_view)(self.game_id, self.scope["user"])
+        self.seated = view["you"] is not None
         await self._send({"type": "state", "state": view})
 
     async def _send_error(self, body: Error) -> None:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts import services as accounts_services
 from accounts.models import Suspension
 from core import limits
-from core.errors import Invalid, NotFound, RateLimited
+from core.errors import Forbidden, Invalid, NotAPlayer, NotFound, RateLimited
 from games import push
 from games import services as games_services
 from games.models import ChatMessage, Game
@@ -46,7 +46,10 @@ def user_suspend(
     banned: bool = False,
 ) -> Suspension:
     """Suspend `user` until a moment, or ban them. Their sessions, tokens and sockets stop
-    working at once, and their turns in running games are auto-moved (R16) without waiting."""
+    working at once, and their turns in running games are auto-moved (R16) without waiting.
+    Only a superuser may sanction staff or another superuser."""
+    if moderator is not None:
+        ensure_may_sanction(moderator, user)
     with transaction.atomic():
         suspension = accounts_services.suspension_set(
             user=user, reason=reason, until=until, banned=banned, by=moderator
@@ -72,6 +75,16 @@ def user_unsuspend(*, moderator: User | None, user: User, reason: str = "") -> N
     with transaction.atomic():
         accounts_services.suspension_lift(user=user)
         audit(moderator=moderator, action="lift suspension", target=user, reason=reason)
+
+
+def may_sanction(moderator: User, user: User) -> bool:
+    """Staff and superusers answer to superusers only."""
+    return moderator.is_superuser or not (user.is_staff or user.is_superuser)
+
+
+def ensure_may_sanction(moderator: User, user: User) -> None:
+    if not may_sanction(moderator, user):
+        raise Forbidden(f"Only a superuser may sanction {user.get_username()}, who is staff.")
 
 
 def game_abort(*, moderator: User, game_id: int, reason: str) -> Game:
@@ -123,12 +136,16 @@ def report_create(
             raise Invalid(
                 "That message is not one of this player's.", fields={"message_id": ["not found"]}
             )
+        if not message.game.seat_set.filter(user=reporter).exists():
+            raise NotAPlayer("Only the players of that table can report its chat.")
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=reporter.pk).values_list("pk").get()
         recent = timezone.now() - timedelta(hours=1)
         sent = Report.objects.filter(reporter=reporter, created_at__gte=recent).count()
         if sent >= limits.REPORTS_PER_HOUR:
-            raise RateLimited("You have sent many reports this hour; try again later.")
+            raise RateLimited(
+                "You have sent many reports this hour; try again later.", retry_after=3600
+            )
         return Report.objects.create(
             reporter=reporter, reported=reported, message=message, reason=reason
         )

@@ -3,6 +3,7 @@ one JSON shape."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -10,7 +11,7 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from core.errors import Error, error_body, refusal_body
+from core.errors import Error, RateLimited, error_body, refusal_body
 
 # The HTTP status of every machine code (the refusals of core.errors and of the engine).
 STATUS_OF_CODE = {
@@ -57,7 +58,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """Every API error as `{"error": {"code", "message", "fields"?}}` (the API contract, README)."""
     found = error_for(exc)
     if found is not None:
-        return Response(found[1], status=found[0])
+        response = Response(found[1], status=found[0])
+        if isinstance(exc, RateLimited):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -75,4 +79,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         response["WWW-Authenticate"] = 'Token realm="api"'
         response.status_code = status.HTTP_401_UNAUTHORIZED
+    if isinstance(exc, exceptions.Throttled):
+        response["Retry-After"] = str(max(1, math.ceil(getattr(exc, "wait", None) or 1)))
     return response

@@ -14,7 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from games.consumers import GameConsumer, LobbyConsumer  # noqa: E402
-from wizardsite.ws_auth import TokenAuthMiddleware, origin_validator  # noqa: E402
+from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
 
 websocket_urls = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
@@ -24,7 +24,7 @@ websocket_urls = [
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": origin_validator(
+        "websocket": SameOriginOnly(
             TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))
         ),
     }

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import ParseResult, parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from channels.db import database_sync_to_async
-from channels.security.websocket import OriginValidator
+from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from rest_framework.authtoken.models import Token
@@ -34,15 +34,43 @@ def _user_for_token(key: str) -> User | AnonymousUser:
     return user
 
 
-class _AllowedOriginOrNone(OriginValidator):  # type: ignore[misc]
-    def valid_origin(self, parsed_origin: ParseResult | None) -> bool:
-        return parsed_origin is None or bool(self.validate_origin(parsed_origin))
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
-def origin_validator(app: Any) -> Any:
-    """Browsers must come from an allowed host, so no other site can ride on the session
-    cookie; clients that send no Origin (mobile apps) must authenticate by token anyway."""
-    hosts = list(settings.ALLOWED_HOSTS)
-    if settings.DEBUG and not hosts:
-        hosts = ["localhost", "127.0.0.1", "[::1]"]
-    return _AllowedOriginOrNone(app, hosts)
+class SameOriginOnly:
+    """A browser's socket must come from this site's own origin: the scheme, host and port
+    of the request itself (as Django's CSRF check compares them) or one of
+    CSRF_TRUSTED_ORIGINS, so no other page, not even one on another port of this host, can
+    ride on the session cookie. Clients that send no Origin (apps) authenticate by token."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        headers = dict(scope.get("headers", []))
+        origin = headers.get(b"origin")
+        if origin is not None and not _same_origin(scope, origin, headers.get(b"host")):
+            return await WebsocketDenier()(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
+def _same_origin(scope: dict[str, Any], origin: bytes, host: bytes | None) -> bool:
+    claimed = origin.decode("latin1").strip().lower()
+    if claimed in {trusted.lower() for trusted in settings.CSRF_TRUSTED_ORIGINS}:
+        return True
+    if host is None:
+        return False
+    scheme = "https" if scope.get("scheme") in ("wss", "https") else "http"
+    return _normal(claimed) == _normal(f"{scheme}://{host.decode('latin1').strip().lower()}")
+
+
+def _normal(origin: str) -> tuple[str, str, int | None] | None:
+    """(scheme, host, port) with the scheme's default port made explicit."""
+    try:
+        parts = urlsplit(origin)
+        port = parts.port or DEFAULT_PORTS.get(parts.scheme)
+    except ValueError:
+        return None
+    if not parts.scheme or not parts.hostname or parts.path not in ("", "/"):
+        return None
+    return parts.scheme, parts.hostname, port

@@ -11,10 +11,12 @@ from games.engine.state import State
 
 def auto_move(state: State) -> Move:
     """R16: bid 0 (else the lowest legal bid); play the lowest legal card; choose the suit held
-    most."""
+    most among the cards the dealer may see."""
     match decision(state):
         case (seat, "trump"):
-            held = [sum(CARDS[code].suit == suit for code in state.hands[seat]) for suit in SUITS]
+            # Only the cards the dealer may see count: none of their own in the blind round (R9).
+            seen = () if state.is_blind_round else state.hands[seat]
+            held = [sum(CARDS[code].suit == suit for code in seen) for suit in SUITS]
             # max() keeps the first of equal counts: ties go in suit order red, green, blue, yellow.
             return ChooseTrump(SUITS[max(range(len(SUITS)), key=lambda i: held[i])])
         case (_, "bid"):

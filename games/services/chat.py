@@ -36,7 +36,8 @@ def chat_post(*, game_id: int, user: User, text: object) -> ChatMessage:
         ):
             seconds = int(limits.CHAT_RATE_WINDOW.total_seconds())
             raise RateLimited(
-                f"At most {limits.CHAT_RATE_COUNT} messages in {seconds} seconds: wait a moment."
+                f"At most {limits.CHAT_RATE_COUNT} messages in {seconds} seconds: wait a moment.",
+                retry_after=seconds,
             )
         message = ChatMessage.objects.create(game=game, user=user, seat=seat, text=text)
         shown = selectors.chat_view(message)

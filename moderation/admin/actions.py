@@ -10,6 +10,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
+from core.errors import ApplicationError
+
 
 def with_reason(
     modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
@@ -21,9 +23,15 @@ def with_reason(
     """Show a page asking why; on submit run `perform(obj, reason)` for each selected object."""
     reason = request.POST.get("reason", "").strip()
     if "apply" in request.POST and reason:
+        done = 0
         for obj in queryset:
-            perform(obj, reason)
-        modeladmin.message_user(request, f"{title}: done for {queryset.count()}.", messages.SUCCESS)
+            try:
+                perform(obj, reason)
+            except ApplicationError as refusal:
+                modeladmin.message_user(request, f"{obj}: {refusal.message}", messages.ERROR)
+            else:
+                done += 1
+        modeladmin.message_user(request, f"{title}: done for {done}.", messages.SUCCESS)
         return None
     return TemplateResponse(
         request,

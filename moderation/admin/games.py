@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
+from games import selectors
 from games.models import ChatMessage, Event, Game, GameStatus, Seat
 from league import selectors as league_selectors
 from moderation import services
@@ -26,14 +28,19 @@ class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 class EventInline(admin.TabularInline):  # type: ignore[type-arg]
-    """The game's full history; rows are append-only, so nothing here can be changed."""
+    """The game's history; rows are append-only, so nothing here can be changed. While the
+    game runs, deals show no hand (a moderator may be seated there); all once it has ended."""
 
     model = Event
     extra = 0
-    fields = ("seq", "type", "seat", "auto", "payload", "created_at")
+    fields = ("seq", "type", "seat", "auto", "shown", "created_at")
     readonly_fields = fields
     can_delete = False
     ordering = ("seq",)
+
+    @admin.display(description="payload")
+    def shown(self, row: Event) -> str:
+        return json.dumps(selectors.event_view(row.game, row, None)["payload"])
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -25,6 +25,8 @@ from moderation.models import AuditLog, Report, ReportStatus
 
 
 class SuspensionForm(forms.ModelForm):  # type: ignore[type-arg]
+    moderator: User  # set by SuspensionAdmin.get_form
+
     class Meta:
         model = Suspension
         fields = ("user", "banned", "until", "reason")
@@ -34,6 +36,9 @@ class SuspensionForm(forms.ModelForm):  # type: ignore[type-arg]
         until = data.get("until")
         if not data.get("banned") and (until is None or until <= timezone.now()):
             raise forms.ValidationError("Give an end in the future, or tick 'banned'.")
+        user = data.get("user")
+        if isinstance(user, User) and not moderation.may_sanction(self.moderator, user):
+            raise forms.ValidationError("Only a superuser may sanction staff.")
         return data
 
 
@@ -44,6 +49,13 @@ class SuspensionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     search_fields = ("user__username", "reason")
     autocomplete_fields = ("user",)
     form = SuspensionForm
+
+    def get_form(
+        self, request: HttpRequest, obj: Any | None = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change, **kwargs)
+        form.moderator = moderator_of(request)  # type: ignore[attr-defined]
+        return form
 
     def save_model(self, request: HttpRequest, obj: Suspension, form: Any, change: bool) -> None:
         obj.pk = moderation.user_suspend(

@@ -681,6 +681,22 @@ def test_r16_auto_trump_is_most_held_suit(dealer_hand: list[str], suit: str) -> 
     assert after.trump == suit
 
 
+def test_r16_auto_trump_in_the_blind_round_counts_no_card_of_the_dealers_own() -> None:
+    # R9: the dealer cannot see their own card, so it must not steer (or betray) the choice.
+    for number in range(500):
+        seed = f"blind-trump-{number}"
+        state, _ = engine.start_game(players=3, seed=seed, blind_first_round=True)
+        dealer_card = state.hands[state.dealer][0]
+        if state.phase == CHOOSING_TRUMP and dealer_card[0] in "GBY":
+            break
+    else:
+        pytest.fail("no seed turns up a Wizard with a non-red card in the dealer's hand")
+    assert auto_move(state) == ChooseTrump("red")
+    # Outside the blind round the same hand would decide it (the suit held most).
+    seen = engine.State.from_json({**state.to_json(), "blind_first_round": False})
+    assert auto_move(seen) != ChooseTrump("red")
+
+
 def test_r16_no_auto_move_after_the_game() -> None:
     state, _ = finished_tie_game()
     with pytest.raises(EngineError) as caught:

@@ -100,6 +100,8 @@ class Contract:
         content = operation["responses"][status].get("content")
         if content is None:
             assert not response.content
+            what = f"{method} {path} {status}"
+            self.checked[what] = self.checked.get(what, 0) + 1
             return None
         assert response["Content-Type"].startswith("application/json")
         body = response.json()
@@ -361,6 +363,11 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     for socket in every:
         assert await socket.nothing()
 
+    # A revoked token stops working at once.
+    leaving = people[0].client
+    assert await rest.status(leaving, "delete", TOKEN) == 204
+    assert await rest.status(leaving, "get", ME) == 401
+
     # Every operation of the schema and every socket message was checked at least once.
     operations = {
         f"{method} {path}" for path, item in contract.openapi["paths"].items() for method in item
@@ -378,17 +385,20 @@ async def talk(
     every: list[Socket],
     game_id: int,
 ) -> None:
-    """Chat at the table: a message reaches every socket, a report names it, a hidden one is
-    withdrawn from every socket; refusals keep the error shape."""
+    """Chat at the table: a message reaches every player's socket (the stranger's gets none), a
+    report names it, a hidden one is withdrawn; refusals keep the error shape."""
     chat_path, at_table = GAME + "chat/", {"game_id": game_id}
+    every, watcher = every[:-1], every[-1]
     status, said = await rest.call(people[1].client, "post", chat_path, {"text": "gl"}, **at_table)
     assert status == 201
-    assert [m["message"] for m in await everyone_gets(contract, every, "chat")] == [said] * 4
+    assert [m["message"] for m in await everyone_gets(contract, every, "chat")] == [said] * 3
+    assert await watcher.nothing()
     status, page = await rest.call(people[0].client, "get", chat_path, **at_table)
     assert status == 200 and page["results"] == [said]
     reader = people[0].client
     assert await rest.status(reader, "get", chat_path, **at_table, query="?after=x") == 400
     assert await rest.status(stranger.client, "post", chat_path, {"text": "hi"}, **at_table) == 403
+    assert await rest.status(stranger.client, "get", chat_path, **at_table) == 403
     assert await rest.status(reader, "post", chat_path, {"text": " "}, **at_table) == 400
     assert await rest.status(APIClient(), "get", chat_path, game_id=NO_GAME) == 401
 
@@ -408,6 +418,7 @@ async def talk(
         assert await rest.status(writer, "post", chat_path, {"text": "hurry"}, **at_table) == 201
         await everyone_gets(contract, every, "chat")
     assert await rest.status(writer, "post", chat_path, {"text": "hurry"}, **at_table) == 429
+    assert await watcher.nothing()
 
 
 async def socket_refusals(contract: Contract, seat_sockets: list[Socket], view: Any) -> None:

@@ -90,7 +90,10 @@ class Sockets:
         self, game_id: int, *, token: str | None = None, headers: list[tuple[bytes, bytes]] = ()
     ) -> tuple[WebsocketCommunicator, bool, Any]:
         path = f"/ws/games/{game_id}/" + (f"?token={token}" if token is not None else "")
-        communicator = WebsocketCommunicator(application, path, headers=list(headers))
+        # As a browser at http://testserver would connect: its Host, plus whatever is given.
+        communicator = WebsocketCommunicator(
+            application, path, headers=[(b"host", b"testserver"), *headers]
+        )
         self.communicators.append(communicator)
         connected, detail = await communicator.connect(timeout=WAIT)
         return communicator, connected, detail

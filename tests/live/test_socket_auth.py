@@ -3,6 +3,8 @@ cookie from an allowed Origin; anonymous callers, unknown games and other sites 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -60,3 +62,24 @@ async def test_a_foreign_origin_is_refused_even_with_valid_credentials(sockets: 
     await sockets.refused(
         game_id, headers=[(b"cookie", cookie), (b"origin", b"http://testserver.evil.example")]
     )
+
+
+async def test_a_page_on_another_port_of_the_same_host_is_refused(
+    sockets: Sockets, settings: Any
+) -> None:
+    game_id, people = await db(table, 3)
+    cookie = await db(session_cookie, people[0])
+    other_port = [(b"cookie", cookie), (b"origin", b"http://testserver:6666")]
+    other_scheme = [(b"cookie", cookie), (b"origin", b"https://testserver")]
+    await sockets.refused(game_id, headers=other_port)
+    await sockets.refused(game_id, headers=other_scheme)
+
+    # An origin the site trusts explicitly (e.g. behind a TLS proxy) is let in.
+    settings.CSRF_TRUSTED_ORIGINS = ["http://testserver:6666"]
+    assert (await (await sockets.open(game_id, headers=other_port)).state())["you"] == 0
+
+
+async def test_an_app_with_a_token_and_no_origin_keeps_working(sockets: Sockets) -> None:
+    game_id, people = await db(table, 3)
+    socket = await sockets.open(game_id, token=people[1].token)
+    assert (await socket.state())["you"] == 1

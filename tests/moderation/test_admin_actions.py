@@ -27,6 +27,7 @@ from tests.moderation.helpers import (
     audit_rows,
     chat,
     chat_texts,
+    chat_url,
     counts,
     finish_league_game,
     report,
@@ -164,8 +165,10 @@ def test_hiding_a_message_hides_it_for_everyone_but_keeps_the_row(
         response = run_action(mod_client, "chatmessage", "hide", [rude["id"]], reason="insult")
 
     assert response.status_code == 302
-    for reader in [*players, spectator]:
+    for reader in players:
         assert chat_texts(reader, running.pk) == ["good luck all", "gl"]
+    # The chat belongs to the table's players: anyone else reads none of it.
+    assert_error(spectator.client.get(chat_url(running.pk)), 403, "not_a_player")
     row = ChatMessage.objects.get(pk=rude["id"])
     assert row.hidden and row.hidden_by == moderator and row.hidden_at is not None
     assert row.text == "you all play like bots"  # kept for review

@@ -48,7 +48,7 @@ def test_superuser_opens_a_game_with_its_events_read_only(
     assert len(events.formset.forms) == EventRow.objects.filter(game=running_game).count() > 0
     assert not events.has_add_permission and not events.has_delete_permission
     assert not events.has_change_permission
-    assert set(events.readonly_fields) >= {"seq", "type", "seat", "auto", "payload", "created_at"}
+    assert set(events.readonly_fields) >= {"seq", "type", "seat", "auto", "shown", "created_at"}
     for form in events.formset.forms:  # no editable field is rendered for any row
         assert not set(form.fields) & {"seq", "type", "seat", "auto", "payload"}
     assert 'name="events-0-payload"' not in html

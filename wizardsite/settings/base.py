@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 from wizardsite.env import env_bool, env_int, env_list, env_str
 
@@ -29,6 +31,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "channels",
+    "axes",
+    "csp",
     "accounts",
     "games",
     "league",
@@ -46,6 +50,8 @@ MIDDLEWARE = [
     "accounts.authentication.SuspendedLogoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "wizardsite.urls"
@@ -90,7 +96,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-AUTHENTICATION_BACKENDS = ["accounts.authentication.PlayerBackend"]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: counts failures, refuses while locked out
+    "accounts.authentication.PlayerBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -131,6 +140,15 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "wizardsite.api.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "DEFAULT_THROTTLE_CLASSES": ["apikit.throttles.ScopedThrottle"],
+    # Per address for anonymous calls, per user when signed in (apikit.throttles).
+    "DEFAULT_THROTTLE_RATES": {
+        "register": env_str("RATE_REGISTER", "30/hour"),
+        "token": env_str("RATE_TOKEN", "30/min"),
+        "moves": env_str("RATE_MOVES", "600/min"),  # a fast player makes about 1 a second
+        "socket": env_str("RATE_SOCKET", "240/min"),  # socket messages, sync included
+        "password_reset": env_str("RATE_PASSWORD_RESET", "5/hour"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Wizard online API",
@@ -169,6 +187,33 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
+# Every throttle (sign-up, token, log-in and password-reset lockouts, moves, socket messages);
+# false turns them all off, for load tests and benchmarks.
+RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", True)
+# The throttles' counts live in the cache: Redis when there is one, so every process shares
+# them; in this process otherwise.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+# django-axes: after 5 wrong passwords for one name from one address, log-in (form, admin and
+# API token) is refused for 15 minutes.
+AXES_ENABLED = RATE_LIMITS_ENABLED
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# Failures are counted in Redis when there is one, else in the database (shared either way).
+AXES_HANDLER = (
+    "axes.handlers.cache.AxesCacheHandler"
+    if REDIS_URL
+    else "axes.handlers.database.AxesDatabaseHandler"
+)
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
+
 # The game's own settings.
 TURN_SECONDS_DEFAULT = env_int("TURN_SECONDS_DEFAULT", 60)  # R16
 DEFAULT_BOT = env_str("DEFAULT_BOT", "heuristic")
@@ -183,4 +228,21 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django": {"handlers": ["console"], "propagate": False}},
+}
+
+# Content-Security-Policy (django-csp): this site only, no inline script; sockets to this
+# host. Styles may be inline (the rating chart's SVG); scripts never.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, "'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }

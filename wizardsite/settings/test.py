@@ -14,3 +14,6 @@ CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 # Bots answer in the same transaction; tests of the pacing turn it on themselves.
 BOT_MOVE_DELAY_MS = 0
+# Throttles and lockouts count across tests in one process: the tests of them turn them on.
+RATE_LIMITS_ENABLED = False
+AXES_ENABLED = False

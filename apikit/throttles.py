@@ -1,0 +1,55 @@
+"""Throttles: DRF's scoped rate throttles on the shared cache (Redis in production), for REST
+views and, through `hit`, for socket messages and the password-reset form. All of them are
+off with RATE_LIMITS_ENABLED=false (load tests, benchmarks)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.conf import settings
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
+
+
+def enabled() -> bool:
+    return bool(settings.RATE_LIMITS_ENABLED)
+
+
+def _rate(scope: object) -> str | None:
+    rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope) if isinstance(scope, str) else None
+    return rate if isinstance(rate, str) else None
+
+
+class ScopedThrottle(ScopedRateThrottle):
+    """A view's `throttle_scope` (per user when signed in, else per address); off when rate
+    limits are disabled. Rates: REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]."""
+
+    def get_rate(self) -> str | None:
+        return _rate(self.scope)
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        return not enabled() or bool(super().allow_request(request, view))
+
+
+class _Keyed(SimpleRateThrottle):
+    def __init__(self, scope: str, ident: str) -> None:
+        self.scope, self.ident = scope, ident
+        super().__init__()
+
+    def get_rate(self) -> str | None:
+        return _rate(self.scope)
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.ident}
+
+
+def hit(scope: str, ident: str) -> int | None:
+    """Count one action of `ident` under `scope`: None if allowed, else the seconds to wait."""
+    if not enabled():
+        return None
+    throttle = _Keyed(scope, ident)
+    if throttle.allow_request(None, None):  # type: ignore[arg-type]  # keyed by ident
+        return None
+    return max(1, math.ceil(throttle.wait() or 1))
