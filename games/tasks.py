@@ -22,6 +22,12 @@ def _close_pools_after_each_push(**_: object) -> None:
 
 
 @shared_task(ignore_result=True)
+def turn_expire(game_id: int, seq: int) -> int:
+    """R16 at the turn's deadline: its auto-move, if the game is still at event `seq`."""
+    return services.turn_expire(game_id=game_id, seq=seq)
+
+
+@shared_task(ignore_result=True)
 def bot_step(game_id: int, seq: int) -> bool:
     """A paced bot decision or blind-trick card, if the game is still at event `seq`."""
     return services.bot_step(game_id=game_id, seq=seq)

@@ -10,6 +10,7 @@ from games.services.moves import (
     game_catch_up,
     move_apply,
     move_request,
+    turn_expire,
     turns_expire,
 )
 from games.services.tables import (
@@ -35,6 +36,7 @@ __all__ = [
     "game_void",
     "move_apply",
     "move_request",
+    "turn_expire",
     "turns_expedite",
     "turns_expire",
 ]

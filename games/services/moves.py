@@ -188,10 +188,7 @@ def _paced() -> bool:
 def _schedule_next_step(game: Game, seats: list[Seat], state: State, events: list[Event]) -> None:
     """After the commit: the task for the next paced step, if a bot or the blind trick is next.
     After a complete trick it waits TRICK_PAUSE_MS longer, so everyone sees the trick."""
-    if not _paced() or state.is_over or state.to_act is None:
-        return
-    bots = {seat.number for seat in seats if seat.is_bot}
-    if state.to_act not in bots and not engine.blind_trick_pending(state):
+    if not _paced() or not _step_pending(seats, state):
         return
     from games import tasks  # tasks import this module
 
@@ -200,6 +197,42 @@ def _schedule_next_step(game: Game, seats: list[Seat], state: State, events: lis
     transaction.on_commit(
         lambda: tasks.bot_step.apply_async((game_id, seq), countdown=delay_ms / 1000)
     )
+
+
+def turn_expire(*, game_id: int, seq: int) -> int:
+    """R16 on time: the auto-move of the turn the game had at event `seq`, if that turn has
+    expired and nothing happened since (so a duplicate or a late task moves nothing)."""
+    game = selectors.game_get(game_id)
+    if game.seq != seq or not _is_overdue(game, timezone.now()):
+        return 0
+    with transaction.atomic():
+        game = lock_game(game_id)
+        return _apply_overdue(game) if game.seq == seq else 0
+
+
+# A turn that expires later than this is left to the timer's sweep: the broker redelivers
+# tasks held longer than its visibility timeout (an hour, with Redis).
+EXPIRY_HORIZON = timedelta(minutes=15)
+
+
+def _schedule_expiry(game: Game, now: datetime) -> None:
+    """After the commit: a task due at the new turn's deadline (the beat sweep stays as the
+    safety net)."""
+    deadline = game.deadline
+    if game.status != GameStatus.ACTIVE or deadline is None or deadline - now > EXPIRY_HORIZON:
+        return
+    from games import tasks  # tasks import this module
+
+    game_id, seq = game.pk, game.seq
+    transaction.on_commit(lambda: tasks.turn_expire.apply_async((game_id, seq), eta=deadline))
+
+
+def _step_pending(seats: list[Seat], state: State) -> bool:
+    """A bot or the blind trick, not a human, is to act next."""
+    if state.is_over or state.to_act is None:
+        return False
+    bots = {seat.number for seat in seats if seat.is_bot}
+    return state.to_act in bots or engine.blind_trick_pending(state)
 
 
 def _pause_ms(events: list[Event]) -> int:
@@ -268,6 +301,8 @@ def _record(
         _record_results(game, seats, state)
     game.save(update_fields=fields)
     _schedule_next_step(game, seats, state, events)
+    if not _step_pending(seats, state):
+        _schedule_expiry(game, now)
     # Lobbies care when a table starts or ends, not about every move.
     publish_on_commit(game, lobby=state.is_over or len(events) == game.seq)
 

@@ -142,3 +142,32 @@ def test_a_lost_task_is_made_good_by_the_timer_sweep(
 
     bot_decisions = EventRow.objects.filter(game_id=game_id, seq__gt=seq, seat=game.to_act)
     assert bot_decisions.exists()
+
+
+def test_each_human_turn_gets_a_task_at_its_deadline_that_a_later_move_voids(
+    make_player: Callable[..., Player],
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    people = [make_player() for _ in range(3)]
+    sent: list[tuple[tuple[int, int], Any]] = []
+    with (
+        mock.patch.object(
+            tasks.turn_expire, "apply_async", lambda args, eta: sent.append((args, eta))
+        ),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        game_id = create_game(people[0], seats=3)["id"]
+        for player in people[1:]:
+            player.join(game_id)
+    game = game_row(game_id)
+    assert sent[-1] == ((game_id, game.seq), game.deadline)  # R16: due at the deadline
+
+    # Delivered early, or after someone moved, the task moves nothing.
+    assert services.turn_expire(game_id=game_id, seq=game.seq) == 0
+    later = game.deadline + timedelta(milliseconds=1)  # type: ignore[operator]
+    with mock.patch.object(services.moves.timezone, "now", lambda: later):
+        assert services.turn_expire(game_id=game_id, seq=game.seq - 1) == 0
+        assert services.turn_expire(game_id=game_id, seq=game.seq) == 1
+        assert services.turn_expire(game_id=game_id, seq=game.seq) == 0  # a duplicate
+    moved = EventRow.objects.get(game_id=game_id, seq=game.seq + 1)
+    assert moved.auto and moved.seat == game.to_act
