@@ -4,6 +4,7 @@ messages."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -19,6 +20,14 @@ from games import push, selectors, services
 from games.models import Game
 from games.selectors import GameView
 
+
+def in_db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """Run `func` in a thread of the pool with its own database connection: moves of different
+    games go on in parallel (one game's stay serialised by its row lock), where the default
+    runs every socket's queries in one shared thread, one after another."""
+    return database_sync_to_async(func, thread_sensitive=False)  # type: ignore[no-any-return]
+
+
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
@@ -28,34 +37,36 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """One socket of one user at one game: their seat's view, or the public one."""
 
     game_id: int
-    group: str | None = None
+    groups: tuple[str, ...] = ()
     seated = False  # chat belongs to the table's players: spectators get none
+    seq = -1  # the seq of the newest view this socket has sent
 
     async def connect(self) -> None:
         user = self.scope.get("user")
-        if await database_sync_to_async(_is_suspended_socket)(self.scope):
+        if await in_db(_is_suspended_socket)(self.scope):
             await self.close(code=CLOSE_SUSPENDED)
             return
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        if not await database_sync_to_async(_game_exists)(self.game_id):
+        if not await in_db(_game_exists)(self.game_id):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         # Group membership expires after a day in channels_redis: join again on every connect.
-        self.group = push.game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.channel_layer.group_add(push.user_group(user.pk), self.channel_name)
+        self.groups = (
+            push.seat_group(self.game_id, user.pk),
+            push.watch_group(self.game_id),
+            push.user_group(user.pk),
+        )
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await self._send_view()
 
     async def disconnect(self, code: int) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(
-                push.user_group(self.scope["user"].pk), self.channel_name
-            )
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -98,7 +109,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         """Run a service; its refusal comes back on this socket only, as the contract's error."""
         user = self.scope["user"]
         try:
-            await database_sync_to_async(action)(self.game_id, user, content)
+            await in_db(action)(self.game_id, user, content)
         except Exception as error:
             body = refusal_body(error)
             if body is None:
@@ -106,10 +117,15 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._send_error(body)
 
     async def game_state(self, message: push.GameStateMessage) -> None:
-        """Views pushed after a committed change: this user's own, or the public one."""
-        view = message["views"].get(str(self.scope["user"].pk), message["public"])
-        self.seated = view["you"] is not None
-        await self._send({"type": "state", "state": view})
+        """A view pushed after a committed change, with the rows it appended: this user's own
+        (their group), or the public one (the watch group) unless they have their own."""
+        if self.scope["user"].pk in message.get("seated", ()):
+            return
+        view = message["view"]
+        if view["seq"] < self.seq:
+            return  # late: this socket has sent a newer view already
+        self.seq, self.seated = view["seq"], view["you"] is not None
+        await self._send({"type": "state", "state": view, "events": message["events"]})
 
     async def chat_message(self, message: push.ChatMessageMessage) -> None:
         if self.seated:
@@ -124,9 +140,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.close(code=CLOSE_SUSPENDED)
 
     async def _send_view(self) -> None:
-        view = await database_sync_to_async(_view)(self.game_id, self.scope["user"])
-        self.seated = view["you"] is not None
-        await self._send({"type": "state", "state": view})
+        view = await in_db(_view)(self.game_id, self.scope["user"])
+        self.seq, self.seated = max(self.seq, view["seq"]), view["you"] is not None
+        await self._send({"type": "state", "state": view, "events": []})
 
     async def _send_error(self, body: Error) -> None:
         await self._send({"type": "error", "error": body["error"]})

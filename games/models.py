@@ -77,8 +77,21 @@ class Game(models.Model):
         return self.status in (GameStatus.FINISHED, GameStatus.ABORTED)
 
     def engine_state(self) -> State | None:
-        """The cached engine state, or None before the start."""
-        return State.from_json(self.state) if self.state is not None else None
+        """The cached engine state, or None before the start (parsed once per `state` value)."""
+        if self.state is None:
+            return None
+        parsed = self.__dict__.get("_parsed_state")
+        if parsed is not None and parsed[0] is self.state:
+            state: State = parsed[1]
+            return state
+        state = State.from_json(self.state)
+        self.__dict__["_parsed_state"] = (self.state, state)
+        return state
+
+    def set_engine_state(self, state: State) -> None:
+        """Store a new engine state (engine states are never changed in place, only copied)."""
+        self.state = state.to_json()
+        self.__dict__["_parsed_state"] = (self.state, state)
 
 
 class Seat(models.Model):

@@ -1,23 +1,29 @@
 """Pushing each connected player their own view after a committed change (never before).
 
-One channel-layer group per game. The message carries each seated user's view (made once
-here) and the public view; a socket forwards only the view of its own user, or the public one
-to spectators, so a player who joins a table while connected sees their hand at once. Delivery
-is at-most-once: every view carries the game's `seq`, and clients resync on a gap.
+Each socket of a game is in two groups: its user's group for that game and the game's watch
+group. After a change, each seated user's group is sent that user's view and the event rows
+the change appended as that seat may see them; the watch group is sent the public view and
+public rows, which sockets of seated users ignore. So no message carries a hand to anyone who
+may not see it. One push per transaction, built from what the services already hold (no query).
+Delivery is at-most-once: views and rows carry `seq`, and clients fetch `/events/` on a gap.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any, Literal, TypedDict, get_args
+from dataclasses import dataclass, field
+from typing import Any, Literal, NotRequired, TypedDict, get_args
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 from core.errors import ErrorDetail
 from games import selectors
-from games.models import Game, GameStatus
+from games.models import Event, Game, GameStatus, Seat
 from games.selectors import ChatMessageView, GameView
+from games.selectors import EventRow as EventRowView
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +37,9 @@ LOBBY_GROUP = "lobby"
 # -- channel-layer messages (`type` names the consumer method that handles it) ---------------
 class GameStateMessage(TypedDict):
     type: Literal["game.state"]
-    views: dict[str, GameView]  # by user id
-    public: GameView
+    view: GameView
+    events: list[EventRowView]
+    seated: NotRequired[list[int]]  # on the watch group: users who get their own view instead
 
 
 class LobbyChangedMessage(TypedDict):
@@ -66,10 +73,13 @@ LayerMessage = (
 
 # -- what the sockets send their clients (API.md "WebSocket") --------------------------------
 class StateSocketMessage(TypedDict):
-    """The caller's game view after a committed change, or in answer to `sync`."""
+    """The caller's game view after a committed change, with the event rows that change
+    appended as the caller may see them (as in `GET /events/`); in answer to `sync` or on
+    connect, with no rows."""
 
     type: Literal["state"]
     state: GameView
+    events: list[EventRowView]
 
 
 class ErrorSocketMessage(TypedDict):
@@ -115,37 +125,86 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def game_group(game_id: int) -> str:
-    """The group of a game's sockets (names allow only letters, digits, - _ .)."""
-    return f"game-{game_id}"
+def seat_group(game_id: int, user_id: int) -> str:
+    """The sockets one user has open at one game (names allow only letters, digits, - _ .)."""
+    return f"game-{game_id}-user-{user_id}"
 
 
-def publish_game(game_id: int, *, lobby: bool = False) -> None:
-    """Send every socket of the game the view its user may see; with `lobby`, also tell the
-    lobbies that the list of tables changed (a table opened, filled, started or ended)."""
-    game = Game.objects.select_related("created_by").filter(pk=game_id).first()
-    if game is None:
-        return
-    views, public = selectors.game_views(game, selectors.seats_of(game))
-    by_user = {str(user_id): view for user_id, view in views.items()}
-    send(game_group(game_id), {"type": "game.state", "views": by_user, "public": public})
-    if lobby:
+def watch_group(game_id: int) -> str:
+    """Every socket of one game, for the public view."""
+    return f"game-{game_id}-watch"
+
+
+@dataclass
+class _Pending:
+    """What one transaction changed at one game: pushed once, after the commit."""
+
+    seats: list[Seat]
+    rows: list[Event] = field(default_factory=list)
+    lobby: bool = False
+
+
+def publish_on_commit(
+    game: Game, seats: list[Seat], rows: list[Event] | None = None, *, lobby: bool = False
+) -> None:
+    """Push the game as it stands at the commit, with the rows this transaction appended;
+    `lobby`: the list of tables changed too. Called several times in one transaction (the
+    timer catching up), it still pushes once. The game instance carries the pending push: each
+    transaction locks a fresh one."""
+    pending: _Pending | None = game.__dict__.get("_pending_push")
+    if pending is None:
+        pending = game.__dict__["_pending_push"] = _Pending(seats=seats)
+        transaction.on_commit(lambda: _publish(game))
+    pending.seats = seats
+    pending.rows.extend(rows or [])
+    pending.lobby = pending.lobby or lobby
+
+
+def _publish(game: Game) -> None:
+    pending: _Pending = game.__dict__.pop("_pending_push")
+    views, public = selectors.game_views(game, pending.seats)
+    messages: list[tuple[str, LayerMessage]] = []
+    for seat in pending.seats:
+        if seat.user_id is not None:
+            rows = [selectors.event_view(game, row, seat.number) for row in pending.rows]
+            view = views[seat.user_id]
+            messages.append((seat_group(game.pk, seat.user_id), _state(view, rows)))
+    public_rows = [selectors.event_view(game, row, None) for row in pending.rows]
+    watch = _state(public, public_rows)
+    watch["seated"] = [seat.user_id for seat in pending.seats if seat.user_id is not None]
+    messages.append((watch_group(game.pk), watch))
+    if pending.lobby:
         status = GameStatus(game.status)
-        send(LOBBY_GROUP, {"type": "lobby.changed", "game": game_id, "status": status})
+        messages.append((LOBBY_GROUP, {"type": "lobby.changed", "game": game.pk, "status": status}))
+    send_many(messages)
+
+
+def _state(view: GameView, rows: list[EventRowView]) -> GameStateMessage:
+    return {"type": "game.state", "view": view, "events": rows}
+
+
+def players_of(seats: list[Seat], game_id: int) -> list[str]:
+    """The groups of a table's players (the chat is theirs alone)."""
+    return [seat_group(game_id, seat.user_id) for seat in seats if seat.user_id is not None]
 
 
 def send(group: str, message: LayerMessage) -> None:
     """Best effort: a lost push is repaired by the client's seq check and resync."""
+    send_many([(group, message)])
+
+
+def send_many(messages: list[tuple[str, LayerMessage]]) -> None:
+    """Each message to its group, all at once; best effort, like every push."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
     try:
-        async_to_sync(_send)(layer, group, message)
+        async_to_sync(_send)(layer, messages)
     except Exception:
-        log.exception("push to %s failed", group)
+        log.exception("push to %s failed", ", ".join(group for group, _ in messages))
 
 
-async def _send(layer: Any, group: str, message: LayerMessage) -> None:
-    await layer.group_send(group, message)
+async def _send(layer: Any, messages: list[tuple[str, LayerMessage]]) -> None:
+    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
     if CLOSE_POOLS_AFTER_SEND and hasattr(layer, "close_pools"):
         await layer.close_pools()

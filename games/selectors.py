@@ -8,6 +8,7 @@ from typing import TypedDict
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
+from accounts.standing import suspended_user
 from apikit.schema import DateTime
 from core.errors import NotFound
 from games import engine
@@ -100,6 +101,12 @@ def seats_of(game: Game) -> list[Seat]:
     return list(game.seat_set.select_related("user"))
 
 
+def table_seats(game: Game) -> list[Seat]:
+    """The seats with their users and, as `barred`, whether each user is suspended now: all
+    a move needs to know of the people at the table, in one query."""
+    return list(game.seat_set.select_related("user").annotate(barred=suspended_user("user_id")))
+
+
 def seat_of(seats: list[Seat], user: AnyUser) -> int | None:
     """The seat number `user` holds at this table, or None."""
     if not user.is_authenticated:
@@ -139,8 +146,10 @@ def _table(game: Game, seats: list[Seat]) -> Table:
 
 
 def game_view(game: Game, user: AnyUser, seats: list[Seat] | None = None) -> GameView:
-    """The contract's game view for `user`: their own seat's view, or the public one."""
-    seats = seats if seats is not None else seats_of(game)
+    """The contract's game view for `user`: their own seat's view, or the public one. The
+    services leave the seats a change loaded on the game instance, so a move's answer reads
+    them again from no query."""
+    seats = seats if seats is not None else game.__dict__.get("_seats") or seats_of(game)
     return _view(game, seats, game.engine_state(), seat_of(seats, user), _rematch_id(game))
 
 

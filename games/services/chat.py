@@ -23,7 +23,8 @@ def chat_post(*, game_id: int, user: User, text: object) -> ChatMessage:
     if not 1 <= len(text) <= limits.CHAT_MAX_LENGTH:
         raise Invalid(f"A message has {length} characters.", fields={"text": [length]})
     game = selectors.game_get(game_id)
-    seat = selectors.seat_of(selectors.seats_of(game), user)
+    seats = selectors.seats_of(game)
+    seat = selectors.seat_of(seats, user)
     if seat is None:
         raise NotAPlayer("Only the players of this table can write in its chat.")
     with transaction.atomic():
@@ -41,8 +42,11 @@ def chat_post(*, game_id: int, user: User, text: object) -> ChatMessage:
             )
         message = ChatMessage.objects.create(game=game, user=user, seat=seat, text=text)
         shown = selectors.chat_view(message)
+        groups = push.players_of(seats, game_id)  # the chat is the players' alone
         transaction.on_commit(
-            lambda: push.send(push.game_group(game_id), {"type": "chat.message", "message": shown})
+            lambda: push.send_many(
+                [(group, {"type": "chat.message", "message": shown}) for group in groups]
+            )
         )
     return message
 
@@ -58,10 +62,10 @@ def chat_hide(*, message_id: int, moderator: User) -> ChatMessage:
             message.hidden_at = timezone.now()
             message.hidden_by = moderator
             message.save(update_fields=["hidden", "hidden_at", "hidden_by"])
-            game_id = message.game_id
+            groups = push.players_of(list(message.game.seat_set.all()), message.game_id)
             transaction.on_commit(
-                lambda: push.send(
-                    push.game_group(game_id), {"type": "chat.hidden", "id": message_id}
+                lambda: push.send_many(
+                    [(group, {"type": "chat.hidden", "id": message_id}) for group in groups]
                 )
             )
     return message

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.standing import ensure_can_play, is_suspended_id
+from accounts.standing import ensure_can_play
 from core.errors import ApplicationError, GameNotActive, Invalid, NotAPlayer, StaleState
 from games import engine, push, selectors
 from games.engine import EngineError, Event, Move, State
@@ -50,18 +50,21 @@ def move_apply(
     Raises ApplicationError or EngineError (state unchanged) when the move is refused;
     `expected_seq` that no longer matches the game's → stale_state.
     """
-    ensure_can_play(user)
     move = engine.parse_move(body)
     refusal: ApplicationError | EngineError | None = None
     with transaction.atomic():
         game = lock_game(game_id)
-        seats = list(game.seat_set.all())
-        seat = next((s.number for s in seats if s.user_id == user.pk), None)
-        if seat is None:
+        seats = selectors.table_seats(game)
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            ensure_can_play(user)  # a barred stranger hears that first
             raise NotAPlayer("You do not sit at this table.")
+        if mine.barred:  # type: ignore[attr-defined]  # annotated by table_seats
+            ensure_can_play(user)
+        seat = mine.number
         # R16: an expired turn is auto-moved first, under the same lock, and stays applied
         # even when the move that found it is refused.
-        _apply_overdue(game)
+        _apply_overdue(game, seats)
         try:
             if game.status != GameStatus.ACTIVE:
                 raise GameNotActive("The game is not running: no move is possible.")
@@ -108,15 +111,14 @@ def _is_overdue(game: Game, now: datetime) -> bool:
     return game.status == GameStatus.ACTIVE and game.deadline is not None and game.deadline <= now
 
 
-def _apply_overdue(game: Game) -> int:
+def _apply_overdue(game: Game, seats: list[Seat] | None = None) -> int:
     """Under the game's lock: the auto-move of each expired turn, in order. The next turn
     starts when the previous one expired, so a long-unwatched table catches up in full."""
     now = timezone.now()
     applied = 0
-    seats: list[Seat] | None = None
     while _is_overdue(game, now):
         assert game.deadline is not None
-        seats = seats if seats is not None else list(game.seat_set.all())
+        seats = seats if seats is not None else selectors.table_seats(game)
         state = game.engine_state()
         assert state is not None and state.to_act is not None
         # A paced bot or blind-trick step whose task was lost: the sweep takes it instead.
@@ -160,7 +162,7 @@ def bot_step(*, game_id: int, seq: int) -> bool:
         game = lock_game(game_id)
         if game.status != GameStatus.ACTIVE or game.seq != seq:
             return False  # a move, the timer or a twin task got there first
-        _record(game, list(game.seat_set.all()), *step)
+        _record(game, selectors.table_seats(game), *step)
     return True
 
 
@@ -249,7 +251,7 @@ def start(game: Game) -> None:
     )
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
-    seats = list(game.seat_set.all())
+    seats = selectors.table_seats(game)
     if not _paced():
         state = _bots_reply(game, seats, state, events)
     _record(game, seats, state, events)
@@ -274,7 +276,7 @@ def _record(
     """Append the event rows, refresh the game's cached state, turn and deadline, and push the
     new views once the transaction commits."""
     first = game.seq + 1
-    EventRow.objects.bulk_create(
+    rows = EventRow.objects.bulk_create(
         [
             EventRow(
                 game=game,
@@ -289,8 +291,9 @@ def _record(
     )
     now = timezone.now()
     turn_starts = at or now
+    game.__dict__["_seats"] = seats  # for the caller's answer (selectors.game_view)
     game.seq = state.seq
-    game.state = state.to_json()
+    game.set_engine_state(state)
     game.to_act = state.to_act
     game.deadline = _deadline(game, seats, state, turn_starts)
     fields = ["seq", "state", "to_act", "deadline", "status", "started_at"]
@@ -304,13 +307,7 @@ def _record(
     if not _step_pending(seats, state):
         _schedule_expiry(game, now)
     # Lobbies care when a table starts or ends, not about every move.
-    publish_on_commit(game, lobby=state.is_over or len(events) == game.seq)
-
-
-def publish_on_commit(game: Game, *, lobby: bool = True) -> None:
-    """Push the game's new views once the rows are in; `lobby`: the list of tables changed."""
-    game_id = game.pk
-    transaction.on_commit(lambda: push.publish_game(game_id, lobby=lobby))
+    push.publish_on_commit(game, seats, rows, lobby=state.is_over or len(events) == game.seq)
 
 
 def _deadline(
@@ -321,10 +318,10 @@ def _deadline(
     only lets the timer's sweep take over if that task is lost."""
     if state.to_act is None:
         return None
-    user_id = next((seat.user_id for seat in seats if seat.number == state.to_act), None)
-    if user_id is not None and is_suspended_id(user_id):
+    acting = next(seat for seat in seats if seat.number == state.to_act)
+    if getattr(acting, "barred", False):
         return turn_starts
-    if user_id is None or engine.blind_trick_pending(state):
+    if acting.is_bot or engine.blind_trick_pending(state):
         step_ms = settings.BOT_MOVE_DELAY_MS + settings.TRICK_PAUSE_MS
         return turn_starts + timedelta(milliseconds=step_ms) + STEP_GRACE
     return turn_starts + timedelta(seconds=game.turn_seconds)

@@ -13,10 +13,10 @@ from django.utils import timezone
 from accounts.standing import ensure_can_play
 from core import limits
 from core.errors import GameFull, GameNotActive, Invalid, NotAPlayer
-from games import engine
+from games import engine, push, selectors
 from games.locks import lock_game
 from games.models import Game, GameStatus, Seat
-from games.services.moves import publish_on_commit, start
+from games.services.moves import start
 
 
 def game_create(
@@ -67,7 +67,7 @@ def game_create(
         if bots == seats - 1:
             start(game)
         else:
-            publish_on_commit(game)
+            _publish_on_commit(game)
     return game
 
 
@@ -93,7 +93,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
                 bot_kind=bot_kind,
                 rematch_of=game,
             )
-            publish_on_commit(game)  # the players at the old table see the invitation
+            _publish_on_commit(game)  # the players at the old table see the invitation
             return rematch
     return (
         game_join(game_id=rematch.pk, user=user) if rematch.status == GameStatus.OPEN else rematch
@@ -117,7 +117,7 @@ def game_join(*, game_id: int, user: User) -> Game:
         if len(free) == 1:
             start(game)
         else:
-            publish_on_commit(game)
+            _publish_on_commit(game)
     return game
 
 
@@ -135,8 +135,13 @@ def game_leave(*, game_id: int, user: User) -> Game:
             game.status = GameStatus.ABORTED
             game.finished_at = timezone.now()
             game.save(update_fields=["status", "finished_at"])
-        publish_on_commit(game)
+        _publish_on_commit(game)
     return game
+
+
+def _publish_on_commit(game: Game) -> None:
+    """The table changed (seats, status): its sockets and the lobbies hear of it after commit."""
+    push.publish_on_commit(game, selectors.table_seats(game), lobby=True)
 
 
 def game_abort(*, game_id: int) -> Game:
@@ -150,7 +155,7 @@ def game_abort(*, game_id: int) -> Game:
         game.deadline = None
         game.to_act = None
         game.save(update_fields=["status", "finished_at", "deadline", "to_act"])
-        publish_on_commit(game)
+        _publish_on_commit(game)
     return game
 
 

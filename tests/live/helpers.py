@@ -40,6 +40,7 @@ class Socket:
 
     def __init__(self, communicator: WebsocketCommunicator) -> None:
         self.communicator = communicator
+        self.events: list[dict[str, Any]] = []  # the rows that came with the last state
 
     async def message(self, timeout: float = WAIT) -> dict[str, Any]:
         message: dict[str, Any] = await self.communicator.receive_json_from(timeout)
@@ -48,7 +49,8 @@ class Socket:
     async def state(self, timeout: float = WAIT) -> dict[str, Any]:
         """The next message, which must be a pushed or requested game view."""
         message = await self.message(timeout)
-        assert message["type"] == "state" and set(message) == {"type", "state"}, message
+        assert message["type"] == "state" and set(message) == {"type", "state", "events"}, message
+        self.events = message["events"]
         state: dict[str, Any] = message["state"]
         return state
 
@@ -202,9 +204,9 @@ def assert_rows_consistent(game_id: int) -> list[EventRow]:
 
 
 def group_members(game_id: int) -> set[str]:
-    """The channels in a game's group of the in-memory layer (who a push would reach)."""
+    """The channels of a game's sockets in the in-memory layer (its watch group)."""
     layer = get_channel_layer()
-    return set(getattr(layer, "groups", {}).get(push.game_group(game_id), {}))
+    return set(getattr(layer, "groups", {}).get(push.watch_group(game_id), {}))
 
 
 def cards_of(seats: list[tuple[str, ...]]) -> set[str]:

@@ -175,7 +175,7 @@ async def test_celery_beat_and_a_worker_play_an_expired_turn_and_push_it(
     _, events = engine.take_turn(state, state.to_act, engine.auto_move(state), seed="-", auto=True)
     layer = get_channel_layer()
     channel = await layer.new_channel()
-    await layer.group_add(push.game_group(game_id), channel)
+    await layer.group_add(push.watch_group(game_id), channel)
 
     env = service_env(redis_url, DATABASE_URL=database_url())
     worker_log, beat_log = tmp_path / "worker.log", tmp_path / "beat.log"
@@ -190,16 +190,16 @@ async def test_celery_beat_and_a_worker_play_an_expired_turn_and_push_it(
             except TimeoutError:
                 pytest.fail(f"no push within {AUTO_MOVE_WITHIN} s\n{tail(worker_log, beat_log)}")
     finally:
-        await layer.group_discard(push.game_group(game_id), channel)
+        await layer.group_discard(push.watch_group(game_id), channel)
         await layer.close_pools()
 
     assert message["type"] == "game.state"
-    assert message["public"]["seq"] > before.seq and message["public"]["hand"] is None
+    assert message["view"]["seq"] > before.seq and message["view"]["hand"] is None
     rows = await db(event_rows, game_id)
     decision = rows[before.seq]
     assert (decision.seat, decision.auto, decision.payload) == (state.to_act, True, events[0])
     after = await db(game_row, game_id)
-    assert after.seq >= message["public"]["seq"]
+    assert after.seq >= message["view"]["seq"]
     # The next turn's clock runs from the expired deadline (R16), not from the sweep's tick.
     if after.seq == decision.seq:
         assert after.deadline == before.deadline + timedelta(seconds=5)

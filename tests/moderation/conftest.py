@@ -80,9 +80,9 @@ def running(players: list[Player]) -> Game:
 
 @pytest.fixture
 def pushes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
-    """Every (group, message) given to games.push.send, instead of the channel layer."""
+    """Every (group, message) given to games.push to send, instead of the channel layer."""
     sent: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(push, "send", lambda group, message: sent.append((group, message)))
+    monkeypatch.setattr(push, "send_many", sent.extend)
     return sent
 
 

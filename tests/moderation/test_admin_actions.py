@@ -50,12 +50,17 @@ def leaderboard() -> dict[str, tuple[int, int, float]]:
     }
 
 
-def state_pushes(pushes: list[tuple[str, dict[str, Any]]], game_id: int) -> list[dict[str, Any]]:
-    return [
-        message
+def state_pushes(
+    pushes: list[tuple[str, dict[str, Any]]], game_id: int
+) -> dict[str, dict[str, Any]]:
+    """The game's state messages by group (one per seated user, and the watch group's)."""
+    found = {
+        group: message
         for group, message in pushes
-        if group == push.game_group(game_id) and message["type"] == "game.state"
-    ]
+        if group.startswith(f"game-{game_id}-") and message["type"] == "game.state"
+    }
+    assert len(found) == sum(group.startswith(f"game-{game_id}-") for group, _ in pushes)
+    return found
 
 
 # -- games -----------------------------------------------------------------------------------
@@ -78,9 +83,10 @@ def test_aborting_a_running_game_stops_it_and_pushes_every_seat_the_aborted_view
     game = Game.objects.get(pk=running.pk)
     assert game.status == GameStatus.ABORTED
     assert game.deadline is None and game.to_act is None and not counts(game)
-    (pushed,) = state_pushes(pushes, running.pk)
-    assert set(pushed["views"]) == {str(player.user_id) for player in players}
-    for view in [*pushed["views"].values(), pushed["public"]]:
+    pushed = state_pushes(pushes, running.pk)
+    players_groups = {push.seat_group(running.pk, player.user_id) for player in players}
+    assert set(pushed) == players_groups | {push.watch_group(running.pk)}
+    for view in [message["view"] for message in pushed.values()]:
         assert view["status"] == "aborted" and view["legal"] is None and view["to_act"] is None
     assert audit_rows() == [
         (moderator.pk, "abort game", "games.Game", str(running.pk), "stuck table")
@@ -172,7 +178,9 @@ def test_hiding_a_message_hides_it_for_everyone_but_keeps_the_row(
     row = ChatMessage.objects.get(pk=rude["id"])
     assert row.hidden and row.hidden_by == moderator and row.hidden_at is not None
     assert row.text == "you all play like bots"  # kept for review
-    assert (push.game_group(running.pk), {"type": "chat.hidden", "id": rude["id"]}) in pushes
+    for player in players:
+        group = push.seat_group(running.pk, player.user_id)
+        assert (group, {"type": "chat.hidden", "id": rude["id"]}) in pushes
     assert audit_rows() == [
         (moderator.pk, "hide message", "games.ChatMessage", str(rude["id"]), "insult")
     ]
