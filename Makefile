@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install run test lint bench
+.PHONY: install run serve test lint bench
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,22 @@ run: install
 	EMBEDDED_REDIS=$$([ -n "$$REDIS_URL" ] && echo 0 || echo 1) \
 	REDIS_URL=$${REDIS_URL:-redis://127.0.0.1:$(EMBEDDED_REDIS_PORT)/0} \
 	$(BIN)/honcho start
+
+# Production: several web processes on one port (uvicorn workers, one per core by default), a
+# Celery worker and beat. Needs SECRET_KEY, DATABASE_URL and REDIS_URL (shared by every process
+# and machine); see the README.
+WEB_CONCURRENCY ?= $(shell nproc)
+HOST ?= 0.0.0.0
+
+serve: install
+	@test -n "$$SECRET_KEY" && test -n "$$DATABASE_URL" && test -n "$$REDIS_URL" || \
+		{ echo "make serve needs SECRET_KEY, DATABASE_URL and REDIS_URL"; exit 2; }
+	DJANGO_SETTINGS_MODULE=wizardsite.settings.production $(BIN)/python manage.py migrate --noinput
+	DJANGO_SETTINGS_MODULE=wizardsite.settings.production $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	mkdir -p .celery
+	PATH="$(CURDIR)/$(BIN):$$PATH" DJANGO_SETTINGS_MODULE=wizardsite.settings.production \
+	PORT=$(PORT) HOST=$(HOST) WEB_CONCURRENCY=$(WEB_CONCURRENCY) \
+	$(BIN)/honcho -f Procfile.production start
 
 # pytest exits 5 when it collects no test: say so rather than fail the build.
 test: install
