@@ -25,6 +25,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     game_id: int
     group: str | None = None
+    seq = 0  # the seq of the last view this socket sent
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -85,9 +86,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._send_error(*found)
 
     async def game_state(self, message: dict[str, Any]) -> None:
-        """Views pushed after a committed change: this user's own, or the public one."""
-        view = message["views"].get(str(self.scope["user"].pk), message["public"])
-        await self.send_json({"type": "state", "state": view})
+        """Views pushed after a committed change: this user's own, or the public one, with the
+        event rows the change appended as this user may see them."""
+        user_key = str(self.scope["user"].pk)
+        view = message["views"].get(user_key, message["public"])
+        if view["seq"] < self.seq:
+            return  # a late push: this socket already sent a newer view
+        if "events" in message:
+            events = message["events"].get(user_key, message["public_events"])
+        else:
+            events = await database_sync_to_async(_events_after)(
+                self.game_id, self.scope["user"], self.seq, view["seq"]
+            )
+        self.seq = view["seq"]
+        await self.send_json({"type": "state", "state": view, "events": events})
 
     async def chat_message(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "message": message["message"]})
@@ -100,8 +112,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.close(code=CLOSE_SUSPENDED)
 
     async def _send_view(self) -> None:
+        """The user's view on its own (connect, sync): no events, the client has what it needs."""
         view = await database_sync_to_async(_view)(self.game_id, self.scope["user"])
-        await self.send_json({"type": "state", "state": view})
+        self.seq = max(self.seq, view["seq"])
+        await self.send_json({"type": "state", "state": view, "events": []})
 
     async def _send_error(self, status: int, body: dict[str, Any]) -> None:
         await self.send_json({"type": "error", **body})
@@ -165,6 +179,14 @@ def _game_exists(game_id: int) -> bool:
 def _view(game_id: int, user: User) -> dict[str, Any]:
     game = services.game_catch_up(game_id)
     return selectors.game_view(game, user)
+
+
+def _events_after(game_id: int, user: User, after: int, upto: int) -> list[dict[str, Any]]:
+    """The rows after `after` up to the pushed view's seq, as `user` may see them (GET /events/)."""
+    game = selectors.game_get(game_id)
+    you = selectors.seat_of(selectors.seats_of(game), user)
+    rows = selectors.game_events(game, after).filter(seq__lte=upto)
+    return [selectors.event_view(game, row, you) for row in rows]
 
 
 def _post_chat(game_id: int, user: User, message: dict[str, Any]) -> None:

@@ -1,9 +1,10 @@
 """Pushing each connected player their own view after a committed change (never before).
 
 One channel-layer group per game. The message carries each seated user's view (made once
-here) and the public view; a socket forwards only the view of its own user, or the public one
-to spectators, so a player who joins a table while connected sees their hand at once. Delivery
-is at-most-once: every view carries the game's `seq`, and clients resync on a gap.
+here) and the public view, and the event rows the change appended as each of them may see them;
+a socket forwards only its own user's share, or the public one to spectators, so a player who
+joins a table while connected sees their hand at once. Delivery is at-most-once: every view and
+event carries the game's `seq`, and clients fetch `/events/` on a gap.
 """
 
 from __future__ import annotations
@@ -36,15 +37,30 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def publish_game(game_id: int, *, lobby: bool = False) -> None:
-    """Send every socket of the game the view its user may see; with `lobby`, also tell the
-    lobbies that the list of tables changed (a table opened, filled, started or ended)."""
+def publish_game(game_id: int, *, lobby: bool = False, since_seq: int | None = None) -> None:
+    """Send every socket of the game the view its user may see and, with `since_seq` (the seq
+    before the change), the event rows after it as that user may see them; without it each
+    socket reads the rows after the last view it sent. With `lobby`, also tell the lobbies that
+    the list of tables changed (a table opened, filled, started or ended)."""
     game = Game.objects.select_related("created_by").filter(pk=game_id).first()
     if game is None:
         return
-    views, public = selectors.game_views(game, selectors.seats_of(game))
-    by_user = {str(user_id): view for user_id, view in views.items()}
-    send(game_group(game_id), {"type": "game.state", "views": by_user, "public": public})
+    seats = selectors.seats_of(game)
+    views, public = selectors.game_views(game, seats)
+    message: dict[str, Any] = {
+        "type": "game.state",
+        "views": {str(user_id): view for user_id, view in views.items()},
+        "public": public,
+    }
+    if since_seq is not None:
+        rows = list(selectors.game_events(game, since_seq))
+        message["events"] = {
+            str(seat.user_id): [selectors.event_view(game, row, seat.number) for row in rows]
+            for seat in seats
+            if seat.user_id is not None
+        }
+        message["public_events"] = [selectors.event_view(game, row, None) for row in rows]
+    send(game_group(game_id), message)
     if lobby:
         send(LOBBY_GROUP, {"type": "lobby.changed", "game": game_id, "status": game.status})
 
