@@ -266,7 +266,9 @@ export function layoutHand() {
   const hand = $("hand");
   const cards = [...hand.children];
   if (!cards.length) return;
-  const width = hand.clientWidth;
+  const zone = hand.parentElement;
+  const style = getComputedStyle(zone);
+  const width = zone.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const cardWidth = cards[0].getBoundingClientRect().width || 60;
   let perRow = cards.length;
   let step = perRow > 1 ? (width - cardWidth) / (perRow - 1) : cardWidth;
@@ -288,11 +290,14 @@ export function renderScores(view) {
   box.replaceChildren();
   if (!view.scores.length) { box.append(el("p", "note", gettext("No round finished yet."))); return; }
   const table = el("table");
+  const caption = el("caption", "note", gettext("Each round: points, total, and bid/won. Green: bid made; red: missed."));
+  table.append(caption);
   const head = table.createTHead().insertRow();
-  head.append(el("th", null, gettext("Round")));
+  head.append(el("th", null, "#"));
   view.players.forEach((p) => {
     const cell = el("th", null, p.username);
     cell.scope = "col";
+    cell.title = p.username;
     head.append(cell);
   });
   const body = table.createTBody();
@@ -310,7 +315,7 @@ export function renderScores(view) {
       cell.append(
         el("span", "points", (points > 0 ? "+" : "") + points),
         el("span", "total", String(record.totals[s])),
-        el("span", "bidwon", fmt(gettext("%(bid)s bid, %(won)s won"), { bid: record.bids[s], won: record.tricks[s] })),
+        el("span", "bidwon", record.bids[s] + "/" + record.tricks[s]),
       );
       cell.title = (made ? gettext("made") : gettext("missed")) + ": "
         + fmt(gettext("bid %(bid)s, won %(won)s"), { bid: record.bids[s], won: record.tricks[s] });

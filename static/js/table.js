@@ -333,10 +333,7 @@ function startTable() {
     $("status-line").textContent = calm ? draw.statusText(scene, view) : "";
     const banner = $("your-turn");
     banner.hidden = !myTurn;
-    if (myTurn) {
-      banner.textContent = view.legal.bids ? gettext("Your turn: bid")
-        : view.legal.suits ? gettext("Your turn: choose the trump") : gettext("Your turn: play a card");
-    }
+    if (myTurn) banner.textContent = gettext("Your turn");
     if (!myTurn || sending) return;
     if (view.legal.bids) controls.append(draw.bidPanel(view.round, view.legal.bids, (bid) => sendMove({ type: "bid", bid })));
     if (view.legal.suits) controls.append(draw.trumpPanel(view.legal.suits, (suit) => sendMove({ type: "trump", suit })));
