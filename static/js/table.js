@@ -376,10 +376,11 @@ function startTable() {
   function autoNotice(event) {
     const p = event.payload;
     const box = $("auto-move-notice");
-    const what = event.type === "bid" ? fmt(gettext("bid %(bid)s"), { bid: p.bid })
-      : event.type === "play" ? fmt(gettext("played %(card)s"), { card: cardLabel(p.card) })
-        : fmt(gettext("chose %(suit)s"), { suit: suitText(p.suit) });
-    box.querySelector(".text").textContent = fmt(gettext("Your time ran out: the server %(what)s for you."), { what });
+    box.querySelector(".text").textContent = event.type === "bid"
+      ? fmt(gettext("Your time ran out: the server bid %(bid)s for you."), { bid: p.bid })
+      : event.type === "play"
+        ? fmt(gettext("Your time ran out: the server played %(card)s for you."), { card: cardLabel(p.card) })
+        : fmt(gettext("Your time ran out: the server chose %(suit)s as trump for you."), { suit: suitText(p.suit) });
     box.hidden = false;
     clearTimeout(autoNotice.timer);
     autoNotice.timer = setTimeout(() => { box.hidden = true; }, 10000);
