@@ -40,7 +40,8 @@ function startTable() {
   let paceName = readPace();
 
   const pace = () => PACES[paceName];
-  const idle = () => !running && queue.length === 0;
+  let ingestsPending = 0;       // views received whose events are not queued yet
+  const idle = () => !running && queue.length === 0 && ingestsPending === 0;
   const name = (seat) => draw.playerName(scene, seat);
 
   /* ---- the scene: what the screen shows ------------------------------------------------- */
@@ -74,7 +75,11 @@ function startTable() {
     view = next;
     if (previousStatus !== view.status) showSections();
     if (view.status === "open") { draw.renderWaiting(view); return; }
-    ingesting = ingesting.then(() => ingest(events)).catch(() => {});
+    ingestsPending += 1;
+    ingesting = ingesting.then(() => ingest(events)).catch(() => {}).finally(() => {
+      ingestsPending -= 1;
+      pump();
+    });
   }
 
   async function ingest(events) {
@@ -89,7 +94,6 @@ function startTable() {
     }
     fresh.forEach((e) => { queue.push(e); known = Math.max(known, e.seq); });
     known = Math.max(known, target);
-    pump();
   }
 
   async function pump() {
@@ -500,7 +504,7 @@ function startTable() {
   window.WizardTable = {
     get view() { return view; },
     get scene() { return scene; },
-    get busy() { return !idle(); },
+    get busy() { return !idle() || sending; },
     sendMove,
   };
 }
