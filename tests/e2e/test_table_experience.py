@@ -38,7 +38,7 @@ RECORDER_JS = """() => {
       const cards = [...document.querySelectorAll('[data-testid="trick-card"]')];
       const winner = cards.find((c) => c.classList.contains("winner"));
       const last = seen.winners[seen.winners.length - 1];
-      if (!last || last.text !== banner.textContent || last.cards !== cards.length) {
+      if (!last || last.until || last.text !== banner.textContent || last.cards !== cards.length) {
         seen.winners.push({ text: banner.textContent, cards: cards.length, at: performance.now(),
           seat: winner ? Number(winner.dataset.seat) : null });
       }
