@@ -38,6 +38,7 @@ function startTable() {
   let wasMyTurn = false;
   let overdueSynced = null;
   let paceName = readPace();
+  let leaving = false;
 
   const pace = () => PACES[paceName];
   let ingestsPending = 0;       // views received whose events are not queued yet
@@ -69,12 +70,18 @@ function startTable() {
 
   /* ---- receiving ------------------------------------------------------------------------- */
   function receive(next, events) {
+    if (leaving) return;  // a join, leave or rematch form is on its way: the next page will show it
     if (!next || next.seq < view.seq) return;  // an older view arrived late: keep the newer one
     if (next.you !== initialYou) { location.reload(); return; }  // you took or left a seat elsewhere
     const previousStatus = view.status;
     view = next;
     if (previousStatus !== view.status) showSections();
     if (view.status === "open") { draw.renderWaiting(view); return; }
+    const fresh = (events || []).some((e) => e.seq > known);
+    if (view.seq <= known && !fresh) {  // nothing new to play out (a sync, a late answer)
+      if (idle()) render();
+      return;
+    }
     ingestsPending += 1;
     ingesting = ingesting.then(() => ingest(events)).catch(() => {}).finally(() => {
       ingestsPending -= 1;
@@ -312,7 +319,20 @@ function startTable() {
   }
 
   /* ---- drawing -------------------------------------------------------------------------- */
+  /* Redrawing replaces the controls: the focused one gets the focus back (keyboard play). */
   function render() {
+    const focused = document.activeElement;
+    const key = focused && focused.closest && focused.closest("#controls, #hand")
+      ? ["card", "bid", "suit"].map((k) => focused.dataset[k] !== undefined ? `[data-${k}="${focused.dataset[k]}"]` : "").join("")
+      : "";
+    drawScene();
+    if (key) {
+      const again = document.querySelector("#controls " + key + ", #hand " + key);
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+    }
+  }
+
+  function drawScene() {
     if (view.status === "open") { draw.renderWaiting(view); return; }
     const calm = idle();
     const showing = calm ? sceneFromView(view) : scene;
@@ -492,6 +512,9 @@ function startTable() {
     button.textContent = gettext("Copied");
   }));
   window.addEventListener("resize", () => draw.layoutHand());
+  document.addEventListener("submit", (event) => {
+    if (event.target.method === "post" && event.target.id !== "chat-form") leaving = true;
+  });
   const header = document.querySelector("header.site");
   const measure = () => document.documentElement.style.setProperty("--header-h", header.offsetHeight + "px");
   if (header) { measure(); new ResizeObserver(measure).observe(header); }

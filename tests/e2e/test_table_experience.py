@@ -152,7 +152,11 @@ def test_solo_game_shows_every_trick_and_round(
                 round_number = view["round"]["number"]
                 you = view["you"]
                 seat = page.locator(f'[data-testid="seat-{you}"]')
-                assert seat.get_attribute("data-active") == "true"
+                assert seat.get_attribute("data-active") == "true", page.evaluate(
+                    "() => [JSON.stringify(WizardTable.scene.to_act), WizardTable.busy,"
+                    " document.querySelector('[data-testid=seat-0]').outerHTML.slice(0, 200),"
+                    " JSON.stringify(WizardTable.view.to_act)]"
+                )
                 assert page.locator('[data-testid="your-turn"]').is_visible()
                 wanted = [
                     '[data-testid="hand"]',
