@@ -76,7 +76,9 @@ def test_translations_keep_their_placeholders(path: Path) -> None:
 
 def test_a_fuzzy_entry_is_caught(tmp_path: Path) -> None:
     po = tmp_path / "x.po"
-    po.write_text('msgid ""\nmsgstr ""\n\n#, fuzzy\nmsgid "Lobby"\nmsgstr "Lobi"\n\nmsgid "Bid"\nmsgstr ""\n')
+    po.write_text(
+        'msgid ""\nmsgstr ""\n\n#, fuzzy\nmsgid "Lobby"\nmsgstr "Lobi"\n\nmsgid "Bid"\nmsgstr ""\n'
+    )
     found = entries(po)
     assert [e.fuzzy for e in found] == [True, False]
     assert translations(found[1]) == [""]

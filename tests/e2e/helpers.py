@@ -126,7 +126,9 @@ def sign_up(
     """A new browser context; the user signs up through /accounts/signup/ and lands logged in.
     `pace`: the table's animation speed setting, "fast" for long games, "normal" as shipped."""
     context = browser.new_context(base_url=base_url, **context_options)
-    context.add_init_script(f"try {{ localStorage.setItem('wizard.pace', '{pace}'); }} catch (e) {{}}")
+    context.add_init_script(
+        f"try {{ localStorage.setItem('wizard.pace', '{pace}'); }} catch (e) {{}}"
+    )
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.goto("/accounts/signup/")

@@ -82,9 +82,11 @@ def watch_page(player: Player, base_url: str) -> tuple[list[str], list[str]]:
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on(
         "request",
-        lambda r: urlsplit(r.url).scheme in ("http", "https", "ws", "wss")
-        and urlsplit(r.url).netloc != host
-        and foreign.append(r.url),
+        lambda r: (
+            urlsplit(r.url).scheme in ("http", "https", "ws", "wss")
+            and urlsplit(r.url).netloc != host
+            and foreign.append(r.url)
+        ),
     )
     return errors, foreign
 
@@ -243,7 +245,7 @@ def test_waiting_room_follows_joins_live(browser: Any, server_url: str) -> None:
         table_url = page.url
         page.evaluate("() => { window.__stayed = true; }")  # gone if the page reloads
         waiting = page.locator('[data-testid="waiting-players"]')
-        assert waiting.inner_text().split() [:1] == ["host_live"]
+        assert waiting.inner_text().split()[:1] == ["host_live"]
 
         guest.page.goto(table_url)
         with guest.page.expect_navigation():
@@ -271,8 +273,19 @@ def test_waiting_room_follows_joins_live(browser: Any, server_url: str) -> None:
 
 # English words of the table's own text that each language must translate.
 ENGLISH = [
-    "Round ", "Trump", "Your turn", "Score sheet", "Table chat", "Last trick", "Your bid",
-    "dealer", " pts", "bids ", "No round finished", "blind first round", "Continue",
+    "Round ",
+    "Trump",
+    "Your turn",
+    "Score sheet",
+    "Table chat",
+    "Last trick",
+    "Your bid",
+    "dealer",
+    " pts",
+    "bids ",
+    "No round finished",
+    "blind first round",
+    "Continue",
 ]
 
 
@@ -280,7 +293,9 @@ ENGLISH = [
 def test_table_in_every_language_has_no_english_left(
     browser: Any, server_url: str, artifacts: Path, language: str
 ) -> None:
-    player = sign_up(browser, server_url, f"lang_{language}", viewport={"width": 390, "height": 844})
+    player = sign_up(
+        browser, server_url, f"lang_{language}", viewport={"width": 390, "height": 844}
+    )
     errors, foreign = watch_page(player, server_url)
     page = player.page
     try:
@@ -293,7 +308,10 @@ def test_table_in_every_language_has_no_english_left(
         summary = page.locator('[data-testid="round-summary"]')
         summary.wait_for(state="visible", timeout=NORMAL_MS)
         page.screenshot(path=str(artifacts / f"table-{language}-summary.png"))
-        texts = [page.locator('[data-testid="table"]').inner_text(), page.locator("aside").inner_text()]
+        texts = [
+            page.locator('[data-testid="table"]').inner_text(),
+            page.locator("aside").inner_text(),
+        ]
         summary.locator("#summary-continue").click()
         page.wait_for_function(MY_TURN_JS, timeout=NORMAL_MS)
         page.screenshot(path=str(artifacts / f"table-{language}.png"))
