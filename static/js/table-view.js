@@ -55,7 +55,6 @@ export function renderBar(scene) {
   const turned = $("turned-card");
   turned.replaceChildren();
   if (round && round.trump_card) turned.append(cardElement(round.trump_card, { small: true }));
-  else if (round) turned.append(el("span", "note", gettext("none")));
   const trump = $("trump");
   trump.replaceChildren();
   if (round) {

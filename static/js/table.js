@@ -343,9 +343,11 @@ function startTable() {
     draw.renderLastTrick(showing, showingLastTrick);
     renderControls(calm);
     draw.renderHand(showing, { legal: calm && !sending ? view.legal : null, onPlay: (card) => sendMove({ type: "play", card }) });
-    draw.renderScores(view);
-    draw.renderGameOver(view);
-    root.classList.toggle("finished", view.status === "finished");
+    if (calm) {  // results show once the events that led to them have been played out
+      draw.renderScores(view);
+      draw.renderGameOver(view);
+      root.classList.toggle("finished", view.status === "finished");
+    }
     tick();
     turnEffects(calm);
   }
