@@ -16,7 +16,7 @@ const $ = (id) => document.getElementById(id);
 /* Animation timings in ms. "fast" is the player's own choice, remembered in this browser. */
 const PACES = {
   normal: { play: 420, ownPlay: 260, bid: 380, trump: 500, deal: 450, hold: 1600, sweep: 420, summary: 7000 },
-  fast: { play: 140, ownPlay: 120, bid: 120, trump: 200, deal: 150, hold: 800, sweep: 250, summary: 3500 },
+  fast: { play: 100, ownPlay: 60, bid: 80, trump: 120, deal: 100, hold: 600, sweep: 200, summary: 2500 },
 };
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
