@@ -206,6 +206,8 @@ export function bidPanel(round, legalBids, onBid) {
     }
     row.append(button);
   }
+  const balance = bidBalance(round);
+  if (balance) panel.append(el("p", "balance", balance));
   panel.append(row);
   if (forbidden !== null) {  // R8: the only bid a legal list can miss is the dealer's hook bid
     panel.append(el("p", "note hook", fmt(

@@ -334,3 +334,26 @@ def test_table_in_every_language_has_no_english_left(
         assert not foreign, foreign
     finally:
         player.close()
+
+
+def test_a_notice_says_when_the_server_moved_for_you(
+    browser: Any, server_url: str, artifacts: Path
+) -> None:
+    """R16: the turn runs out, the server bids for you, and the table says so."""
+    player = sign_up(browser, server_url, "sleepy_e2e", pace="normal")
+    page = player.page
+    try:
+        page.goto("/lobby/")
+        form = page.locator("#create-table")
+        form.locator("#id_seats").select_option("3")
+        form.locator("#id_bots").select_option("2")
+        form.locator("#id_turn_seconds").fill("5")
+        form.locator("button[type=submit]").click()
+        page.wait_for_url("**/games/*/")
+        page.wait_for_function(MY_TURN_JS, timeout=NORMAL_MS)
+        notice = page.locator('[data-testid="auto-move-notice"]')
+        notice.wait_for(state="visible", timeout=NORMAL_MS)  # nobody clicks: the timer moves
+        assert "server" in notice.inner_text() and "for you" in notice.inner_text()
+        page.screenshot(path=str(artifacts / "auto-move-notice.png"))
+    finally:
+        player.close()
