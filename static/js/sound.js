@@ -43,5 +43,7 @@ export function yourTurnChime() {
     tone(660, now, 0.18);
     tone(880, now + 0.14, 0.26);
   }
-  if (navigator.vibrate) navigator.vibrate([90, 60, 90]);
+  // Phones buzz only once the player has touched the page (browsers refuse it before).
+  const touched = navigator.userActivation ? navigator.userActivation.hasBeenActive : context !== null;
+  if (navigator.vibrate && touched) navigator.vibrate([90, 60, 90]);
 }

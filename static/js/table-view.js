@@ -271,19 +271,20 @@ export function layoutHand() {
   const style = getComputedStyle(zone);
   const width = zone.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const cardWidth = cards[0].getBoundingClientRect().width || 60;
+  const room = width - cardWidth - 2;  // a little slack: sub-pixel widths must not wrap a card
   let perRow = cards.length;
-  let step = perRow > 1 ? (width - cardWidth) / (perRow - 1) : cardWidth;
+  let step = perRow > 1 ? room / (perRow - 1) : cardWidth;
   if (step < cardWidth * 0.42 && cards.length > 8) {
     perRow = Math.ceil(cards.length / 2);
-    step = (width - cardWidth) / Math.max(1, perRow - 1);
+    step = room / Math.max(1, perRow - 1);
   }
-  step = Math.min(step, cardWidth + 6);
+  step = Math.floor(Math.min(step, cardWidth + 6) * 10) / 10;
   hand.classList.toggle("two-rows", perRow < cards.length);
   cards.forEach((card, i) => {
     const last = i === cards.length - 1 || (i + 1) % perRow === 0;
     card.style.setProperty("--strip", last ? cardWidth + "px" : step.toFixed(1) + "px");
   });
-  hand.style.setProperty("--row-width", ((perRow - 1) * step + cardWidth).toFixed(1) + "px");
+  hand.style.setProperty("--row-width", Math.ceil((perRow - 1) * step + cardWidth + 1) + "px");
 }
 
 export function renderScores(view) {
