@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
@@ -256,4 +256,37 @@ def chat_view(message: ChatMessage) -> ChatMessageView:
         "username": message.user.get_username(),
         "text": message.text,
         "at": iso(message.created_at),
+    }
+
+
+def replay_frames(game: Game) -> list[dict[str, Any]]:
+    """A finished game step by step for the replay page: after each event, the table as the
+    engine's state shows it (every hand, since the game is over). The page draws frames and
+    derives no rule of its own."""
+    frames: list[dict[str, Any]] = []
+    state = State()
+    for row in game_events(game, after=0):
+        state = engine.apply(state, row.payload)
+        frames.append({"event": {**row.payload, "auto": row.auto}, "table": _replay_table(state)})
+    return frames
+
+
+def _replay_table(state: State) -> dict[str, Any]:
+    """The table after one event: a trick just won stays shown with its winner."""
+    trick, winner = state.trick, None
+    if not trick and state.last_trick is not None and state.phase != "bidding":
+        winner, trick = state.last_trick
+    return {
+        "round": state.round,
+        "dealer": state.dealer if state.round else None,
+        "trump_card": state.turned_up,
+        "trump": state.trump,
+        "phase": state.phase,
+        "bids": list(state.bids),
+        "tricks_won": list(state.tricks_won),
+        "trick": [{"seat": seat, "card": code} for seat, code in trick],
+        "trick_winner": winner,
+        "hands": [engine.sort_hand(hand) for hand in state.hands],
+        "totals": list(state.totals),
+        "to_act": state.to_act,
     }

@@ -92,14 +92,15 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A finished game step by step, every hand shown, folded in the page from its events."""
+    """A finished game step by step, every hand shown: frames the server builds with the
+    engine's replay, which the page only draws."""
     game = _game_or_404(game_id)
     if not game.is_over:
         messages.info(request, _("The replay opens when the game is over."))
         return redirect("table", game_id=game_id)
     view = selectors.game_view(game, request.user)
-    events = [row.payload for row in selectors.game_events(game, after=0)]
-    return render(request, "games/replay.html", {"game": game, "view": view, "events": events})
+    frames = selectors.replay_frames(game)
+    return render(request, "games/replay.html", {"game": game, "view": view, "frames": frames})
 
 
 def _game_or_404(game_id: int) -> Any:

@@ -1,20 +1,16 @@
 /* The table chat: messages arrive over the table's websocket (table.js passes them here) and
    are always shown as text, never as HTML. Players write through the REST endpoint. */
-"use strict";
-(function () {
+import { gettext, fmt } from "./i18n.js";
+import { fetchJSON } from "./net.js";
+
+export function startChat() {
   const box = document.getElementById("chat");
-  if (!box) return;
+  if (!box) return null;
   const list = document.getElementById("chat-messages");
   const form = document.getElementById("chat-form");
   const error = document.getElementById("chat-error");
   const api = box.dataset.api;
   const me = box.dataset.username;
-  const fmt = (text, values) => interpolate(text, values, true);
-
-  function csrfToken() {
-    const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    return match ? decodeURIComponent(match[1]) : "";
-  }
 
   function add(message) {
     if (list.querySelector(`[data-id="${message.id}"]`)) return;
@@ -40,20 +36,15 @@
   async function reportMessage(message) {
     const reason = window.prompt(fmt(gettext("Why do you report this message by %(name)s?"), { name: message.username }));
     if (!reason) return;
-    const response = await fetch("/api/v1/reports/", {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-      body: JSON.stringify({ username: message.username, message_id: message.id, reason }),
+    const { ok } = await fetchJSON("/api/v1/reports/", {
+      method: "POST", body: { username: message.username, message_id: message.id, reason },
     });
-    error.textContent = response.ok ? gettext("Thank you: a moderator will look at it.") : gettext("The report could not be sent.");
+    error.textContent = ok ? gettext("Thank you: a moderator will look at it.") : gettext("The report could not be sent.");
   }
 
   async function load() {
-    const response = await fetch(api + "?page_size=100", { credentials: "same-origin" });
-    if (!response.ok) return;
-    const page = await response.json();
-    page.results.forEach(add);
+    const { ok, data } = await fetchJSON(api + "?page_size=100");
+    if (ok) data.results.forEach(add);
   }
 
   if (form) {
@@ -62,21 +53,16 @@
       const input = form.querySelector("input[name=text]");
       const text = input.value.trim();
       if (!text) return;
-      const response = await fetch(api, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-        body: JSON.stringify({ text }),
-      });
-      const payload = await response.json().catch(() => ({}));
-      if (response.ok) { input.value = ""; error.textContent = ""; add(payload); }
-      else error.textContent = payload.error && payload.error.code === "rate_limited"
+      const { ok, data } = await fetchJSON(api, { method: "POST", body: { text } });
+      if (ok) { input.value = ""; error.textContent = ""; add(data); }
+      else error.textContent = data.error && data.error.code === "rate_limited"
         ? gettext("At most 5 messages in 10 seconds: wait a moment.")
         : gettext("The message could not be sent.");
     });
   }
 
-  window.WizardChat = {
+  load();
+  return {
     handle(message) {
       if (message.type === "chat") add(message.message);
       if (message.type === "chat_hidden") {
@@ -85,5 +71,4 @@
       }
     },
   };
-  load();
-})();
+}

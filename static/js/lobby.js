@@ -1,24 +1,17 @@
 /* The lobby's table list stays live: the server says "tables changed" on a websocket and the
    page fetches the fresh list; a slow poll covers a lost connection. */
-"use strict";
-(function () {
-  const box = document.getElementById("tables");
-  if (!box) return;
+import { LiveSocket } from "./net.js";
+
+const box = document.getElementById("tables");
+if (box) {
   let pending = null;
-  function refresh() {
+  const refresh = () => {
     clearTimeout(pending);
     pending = setTimeout(async () => {
       const response = await fetch(box.dataset.refresh, { credentials: "same-origin" });
-      if (response.ok) box.innerHTML = await response.text();
+      if (response.ok) box.innerHTML = await response.text();  // the site's own template
     }, 150);
-  }
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const socket = new WebSocket(scheme + location.host + "/ws/lobby/");
-    socket.addEventListener("message", refresh);
-    socket.addEventListener("open", refresh);
-    socket.addEventListener("close", () => setTimeout(connect, 3000));
-  }
-  connect();
+  };
+  new LiveSocket("/ws/lobby/", { onMessage: refresh, onStatus: (up) => up && refresh() });
   setInterval(refresh, 30000);
-})();
+}

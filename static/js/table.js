@@ -1,53 +1,432 @@
-/* The live table: renders the caller's own game view (API.md "The game view"), keeps it fresh
-   over the websocket (full views carrying `seq`; resync on reconnect), and sends moves through
-   the REST endpoint with the session cookie. The page never holds a card its player may not see:
-   the server sends only this player's view. */
-"use strict";
-(function () {
-  const root = document.getElementById("table");
-  if (!root) return;
-  const { cardElement, suitBadge, suitLabel } = window.WizardCards;
-  const gameId = root.dataset.game;
-  const apiUrl = root.dataset.api;
-  const wsPath = root.dataset.ws;
-  const $ = (id) => document.getElementById(id);
-  const fmt = (text, values) => interpolate(text, values, true);
+/* The live table. The server pushes the player's own view and the event rows each change
+   appended (API.md "WebSocket"); the page plays those events out one by one — a card flies to
+   the trick, a full trick stays with its winner named, a round ends on its summary — and then
+   shows the latest view. Moves go through the REST endpoint with the session cookie. The page
+   never holds a card its player may not see: the server sends only this player's share. */
+import { gettext, fmt } from "./i18n.js";
+import { fetchJSON, fetchAll, LiveSocket } from "./net.js";
+import { cardLabel, suitText } from "./cards.js";
+import * as sound from "./sound.js";
+import { startChat } from "./chat.js";
+import * as draw from "./table-view.js";
 
+const root = document.getElementById("table");
+const $ = (id) => document.getElementById(id);
+
+/* Animation timings in ms. "fast" is the player's own choice, remembered in this browser. */
+const PACES = {
+  normal: { play: 420, ownPlay: 260, bid: 380, trump: 500, deal: 450, hold: 1600, sweep: 420, summary: 7000 },
+  fast: { play: 100, ownPlay: 60, bid: 80, trump: 120, deal: 100, hold: 600, sweep: 200, summary: 2500 },
+};
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+if (root) startTable();
+
+function startTable() {
+  const api = root.dataset.api;
+  const texts = JSON.parse($("error-texts").textContent);
   let view = JSON.parse($("initial-view").textContent);
-  const initialStatus = view.status;
   const initialYou = view.you;
-  let socket = null;
-  let retryDelay = 1000;
-  let showingLastTrick = false;
-  let flashTimer = null;
-  let wasMyTurn = false;
+  const baseTitle = document.title;
+  let scene = sceneFromView(view);
+  let known = view.seq;          // every event up to this seq is shown or queued
+  const queue = [];
+  let running = false;
+  let ingesting = Promise.resolve();
   let sending = false;
+  let showingLastTrick = false;
+  let wasMyTurn = false;
   let overdueSynced = null;
+  let paceName = readPace();
+  let leaving = false;
 
-  /* ---- network ------------------------------------------------------------------------- */
-  function csrfToken() {
-    const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    return match ? decodeURIComponent(match[1]) : "";
+  const pace = () => PACES[paceName];
+  let ingestsPending = 0;       // views received whose events are not queued yet
+  const idle = () => !running && queue.length === 0 && ingestsPending === 0;
+  const name = (seat) => draw.playerName(scene, seat);
+
+  /* ---- the scene: what the screen shows ------------------------------------------------- */
+  function sceneFromView(v) {
+    const round = v.round;
+    const lastTrick = round && round.last_trick ? round.last_trick : null;
+    return {
+      seq: v.seq,
+      seats: v.seats,
+      you: v.you,
+      players: v.players.map((p) => ({ ...p })),
+      round: round && {
+        number: round.number, cards: round.cards, dealer: round.dealer, trump_card: round.trump_card,
+        trump: round.trump, phase: round.phase, bids: [...round.bids], tricks_won: [...round.tricks_won],
+      },
+      trick: round ? round.trick.cards.map((c) => ({ ...c })) : [],
+      trickWinner: null,
+      lastTrick,
+      hand: v.hand ? [...v.hand] : null,
+      hiddenCount: v.hand === null && round && round.phase !== "done" ? round.cards - round.tricks_won.reduce((a, b) => a + b, 0) : 0,
+      visible_hands: v.visible_hands || {},
+      to_act: v.status === "active" ? v.to_act : null,
+    };
   }
 
+  /* ---- receiving ------------------------------------------------------------------------- */
+  function receive(next, events) {
+    if (leaving) return;  // a join, leave or rematch form is on its way: the next page will show it
+    if (!next || next.seq < view.seq) return;  // an older view arrived late: keep the newer one
+    if (next.you !== initialYou) { location.reload(); return; }  // you took or left a seat elsewhere
+    const previousStatus = view.status;
+    view = next;
+    if (previousStatus !== view.status) showSections();
+    if (view.status === "open") { draw.renderWaiting(view); return; }
+    const fresh = (events || []).some((e) => e.seq > known);
+    if (view.seq <= known && !fresh) {  // nothing new to play out (a sync, a late answer)
+      if (idle()) render();
+      return;
+    }
+    ingestsPending += 1;
+    ingesting = ingesting.then(() => ingest(events)).catch(() => {}).finally(() => {
+      ingestsPending -= 1;
+      pump();
+    });
+  }
+
+  async function ingest(events) {
+    let fresh = (events || []).filter((e) => e.seq > known);
+    const target = view.seq;
+    if (target > known && (!fresh.length || fresh[0].seq !== known + 1)) {
+      try {  // a gap (a lost push, or a REST answer): fetch the rows we have not seen
+        fresh = (await fetchAll(api + "events/?page_size=500&after=" + known)).filter((e) => e.seq > known);
+      } catch (error) {
+        fresh = [];
+      }
+    }
+    fresh.forEach((e) => { queue.push(e); known = Math.max(known, e.seq); });
+    known = Math.max(known, target);
+  }
+
+  async function pump() {
+    if (running) return;
+    if (!queue.length) { render(); return; }
+    running = true;
+    render();
+    try {
+      while (queue.length) {
+        const event = queue.shift();
+        // A long backlog (a tab in the background, a reconnect) is caught up without animation.
+        const quick = document.hidden || queue.length > 40;
+        await playOut(event, quick);
+      }
+    } finally {
+      running = false;
+      scene = sceneFromView(view);
+      render();
+    }
+  }
+
+  const wait = (ms, quick) => new Promise((resolve) => setTimeout(resolve, quick ? 0 : ms));
+
+  /* One event row, shown. */
+  async function playOut(event, quick) {
+    const p = event.payload;
+    const round = scene.round;
+    scene.seq = event.seq;
+    if (event.auto && event.seat === scene.you && scene.you !== null && !isBlindTrick()) autoNotice(event);
+    switch (event.type) {
+      case "deal": {
+        scene.round = {
+          number: p.round, cards: p.round, dealer: p.dealer, trump_card: null, trump: null,
+          phase: "bidding", bids: new Array(scene.seats).fill(null), tricks_won: new Array(scene.seats).fill(0),
+        };
+        scene.trick = [];
+        scene.trickWinner = null;
+        scene.lastTrick = null;
+        scene.hand = p.hand ? [...p.hand] : null;
+        scene.hiddenCount = p.hand ? 0 : p.round;
+        scene.visible_hands = p.visible_hands || {};
+        scene.to_act = null;
+        render();
+        dealAnimation(quick);
+        await wait(pace().deal, quick);
+        break;
+      }
+      case "trump_turned":
+        if (round) {
+          round.trump_card = p.card;
+          round.trump = p.card && "RGBY".includes(p.card[0]) ? { R: "red", G: "green", B: "blue", Y: "yellow" }[p.card[0]] : null;
+          if (p.card && p.card[0] === "W") round.phase = "choosing_trump";
+        }
+        render();
+        await wait(pace().trump, quick);
+        break;
+      case "trump_chosen":
+        if (round) { round.trump = p.suit; round.phase = "bidding"; }
+        announce(fmt(gettext("%(name)s chooses %(suit)s as trump."), { name: name(p.seat), suit: suitText(p.suit) }));
+        scene.to_act = p.seat;
+        render();
+        await wait(pace().trump, quick);
+        break;
+      case "bid":
+        if (round) round.bids[p.seat] = p.bid;
+        scene.to_act = p.seat;
+        announce(fmt(gettext("%(name)s bids %(bid)s."), { name: name(p.seat), bid: p.bid }));
+        render();
+        await wait(p.seat === scene.you ? 0 : pace().bid, quick);
+        break;
+      case "play": {
+        if (round) round.phase = "playing";
+        if (scene.trickWinner !== null) { scene.trick = []; scene.trickWinner = null; }
+        const from = originOf(p.seat, p.card);
+        scene.trick.push({ seat: p.seat, card: p.card });
+        if (p.seat === scene.you) {
+          if (scene.hand) scene.hand = scene.hand.filter((c) => c !== p.card);
+          else scene.hiddenCount = Math.max(0, scene.hiddenCount - 1);
+        }
+        if (scene.visible_hands[String(p.seat)]) {
+          scene.visible_hands = { ...scene.visible_hands, [String(p.seat)]: scene.visible_hands[String(p.seat)].filter((c) => c !== p.card) };
+        }
+        scene.to_act = p.seat;
+        announce(fmt(gettext("%(name)s plays %(card)s."), { name: name(p.seat), card: cardLabel(p.card) }));
+        render();
+        flyIn(p.seat, from, quick);
+        await wait(p.seat === scene.you ? pace().ownPlay : pace().play, quick);
+        break;
+      }
+      case "trick_won": {
+        scene.trickWinner = p.seat;
+        if (round) round.tricks_won[p.seat] += 1;
+        scene.lastTrick = { winner: p.seat, cards: scene.trick.map((c) => ({ ...c })) };
+        scene.to_act = null;
+        announce(fmt(gettext("%(name)s wins the trick."), { name: name(p.seat) }));
+        render();
+        await wait(pace().hold, quick);
+        sweep(p.seat, quick);  // runs on while the next events (or your next move) come
+        scene.trick = [];
+        scene.trickWinner = null;
+        render();
+        break;
+      }
+      case "round_scored":
+        await showSummary(p, quick);
+        break;
+      case "game_over":
+        announce(fmt(gettext("Game over. Winner: %(names)s."), { names: p.winners.map(name).join(", ") }));
+        break;
+      default:
+        break;
+    }
+  }
+
+  function isBlindTrick() {  // R9: the blind round's trick plays itself, for everyone
+    return view.blind_first_round && scene.round && scene.round.number === 1;
+  }
+
+  async function showSummary(p, quick) {
+    const round = scene.round;
+    if (!round) return;
+    const totals = scene.players.map((player) => player.score + p.points[player.seat]);
+    const mine = scene.lastTrick && scene.you !== null && isBlindTrick()
+      ? scene.lastTrick.cards.find((c) => c.seat === scene.you) : null;
+    scene.players.forEach((player) => { player.score = totals[player.seat]; });
+    announce(fmt(gettext("Round %(n)s scored: %(results)s."), {
+      n: round.number,
+      results: scene.players.map((pl) => pl.username + " " + (p.points[pl.seat] > 0 ? "+" : "") + p.points[pl.seat]).join(", "),
+    }));
+    round.phase = "done";
+    scene.to_act = null;
+    render();
+    if (quick) return;
+    const button = draw.roundSummary(scene, {
+      round, points: p.points, totals, lastTrick: scene.lastTrick, blindCard: mine ? mine.card : null,
+    });
+    const box = $("round-summary");
+    const previousFocus = document.activeElement;
+    button.focus({ preventScroll: true });
+    await new Promise((resolve) => {
+      const ends = Date.now() + pace().summary;
+      const left = $("summary-left");
+      const timer = setInterval(() => {
+        const seconds = Math.ceil((ends - Date.now()) / 1000);
+        left.textContent = fmt(gettext("continues in %(s)s s"), { s: Math.max(0, seconds) });
+        if (seconds <= 0) done();
+      }, 250);
+      function done() {
+        clearInterval(timer);
+        box.removeEventListener("click", onClick);
+        resolve();
+      }
+      function onClick(event) { if (event.target.closest("button")) done(); }
+      box.addEventListener("click", onClick);
+    });
+    box.hidden = true;
+    if (previousFocus && previousFocus.focus && document.contains(previousFocus)) previousFocus.focus({ preventScroll: true });
+  }
+
+  /* ---- motion --------------------------------------------------------------------------- */
+  const still = (quick) => quick || reducedMotion.matches;
+
+  function originOf(seat, card) {
+    if (seat === scene.you) {
+      const own = document.querySelector('#hand [data-card="' + card + '"]') || $("hand");
+      if (own) return own.getBoundingClientRect();
+    }
+    const chip = document.querySelector('[data-testid="seat-' + seat + '"]');
+    return chip ? chip.getBoundingClientRect() : null;
+  }
+
+  function flyIn(seat, from, quick) {
+    const cards = document.querySelectorAll('#trick [data-testid="trick-card"]');
+    const card = cards[cards.length - 1];
+    if (!card || !from || still(quick)) {
+      if (card && !quick) card.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 150 });
+      return;
+    }
+    const to = card.getBoundingClientRect();
+    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    card.animate(
+      [{ transform: `translate(${dx}px, ${dy}px) scale(.8)`, opacity: 0.6 }, { transform: "none", opacity: 1 }],
+      { duration: pace().play * 0.9, easing: "cubic-bezier(.2,.7,.3,1)" });
+  }
+
+  function sweep(winner, quick) {
+    const chip = document.querySelector('[data-testid="seat-' + winner + '"]');
+    const cards = document.querySelectorAll('#trick [data-testid="trick-card"]');
+    if (!chip || !cards.length || still(quick)) return;
+    const layer = $("fly-layer");
+    const target = chip.getBoundingClientRect();
+    const base = layer.getBoundingClientRect();
+    cards.forEach((card) => {
+      const box = card.getBoundingClientRect();
+      const ghost = card.cloneNode(true);
+      ghost.removeAttribute("data-testid");
+      ghost.className = card.className.replace("in-trick", "") + " ghost";
+      Object.assign(ghost.style, { left: box.left - base.left + "px", top: box.top - base.top + "px", width: box.width + "px", height: box.height + "px" });
+      layer.append(ghost);
+      const dx = target.left + target.width / 2 - (box.left + box.width / 2);
+      const dy = target.top + target.height / 2 - (box.top + box.height / 2);
+      const motion = ghost.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.35)`, opacity: 0 }],
+        { duration: pace().sweep, easing: "ease-in" });
+      motion.onfinish = () => ghost.remove();
+      motion.oncancel = () => ghost.remove();
+    });
+  }
+
+  function dealAnimation(quick) {
+    if (still(quick)) return;
+    document.querySelectorAll("#hand .card").forEach((card, i) => {
+      card.animate([{ opacity: 0, transform: "translateY(-40px)" }, { opacity: 1, transform: "none" }],
+        { duration: 260, delay: i * 25, easing: "ease-out", fill: "backwards" });
+    });
+  }
+
+  /* ---- drawing -------------------------------------------------------------------------- */
+  /* Redrawing replaces the controls: the focused one gets the focus back (keyboard play). */
+  function render() {
+    const focused = document.activeElement;
+    const key = focused && focused.closest && focused.closest("#controls, #hand")
+      ? ["card", "bid", "suit"].map((k) => focused.dataset[k] !== undefined ? `[data-${k}="${focused.dataset[k]}"]` : "").join("")
+      : "";
+    drawScene();
+    if (key) {
+      const again = document.querySelector("#controls " + key + ", #hand " + key);
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+    }
+  }
+
+  function drawScene() {
+    if (view.status === "open") { draw.renderWaiting(view); return; }
+    const calm = idle();
+    const showing = calm ? sceneFromView(view) : scene;
+    if (calm) scene = showing;
+    draw.renderBar(showing);
+    draw.renderSeats(showing, { showTimer: calm && view.status === "active" && !!view.deadline });
+    draw.renderTrick(showing);
+    draw.renderLastTrick(showing, showingLastTrick);
+    renderControls(calm);
+    draw.renderHand(showing, { legal: calm && !sending ? view.legal : null, onPlay: (card) => sendMove({ type: "play", card }) });
+    if (calm) {  // results show once the events that led to them have been played out
+      draw.renderScores(view);
+      draw.renderGameOver(view);
+      root.classList.toggle("finished", view.status === "finished");
+    }
+    tick();
+    turnEffects(calm);
+  }
+
+  function renderControls(calm) {
+    const controls = $("controls");
+    controls.replaceChildren();
+    const myTurn = calm && view.status === "active" && view.legal !== null && view.to_act === view.you;
+    $("status-line").textContent = calm ? draw.statusText(scene, view) : "";
+    const banner = $("your-turn");
+    banner.hidden = !myTurn;
+    if (myTurn) banner.textContent = gettext("Your turn");
+    if (!myTurn || sending) return;
+    if (view.legal.bids) controls.append(draw.bidPanel(view.round, view.legal.bids, (bid) => sendMove({ type: "bid", bid })));
+    if (view.legal.suits) controls.append(draw.trumpPanel(view.legal.suits, (suit) => sendMove({ type: "trump", suit })));
+  }
+
+  function turnEffects(calm) {
+    const myTurn = calm && view.status === "active" && view.legal !== null && view.to_act === view.you;
+    document.title = myTurn ? "● " + gettext("Your turn") + " · " + baseTitle : baseTitle;
+    root.classList.toggle("my-turn", myTurn);
+    if (myTurn && !wasMyTurn) {
+      sound.yourTurnChime();
+      focusFirstControl();
+    }
+    wasMyTurn = myTurn;
+  }
+
+  function focusFirstControl() {
+    const active = document.activeElement;
+    if (active && (active.tagName === "INPUT" || active.tagName === "TEXTAREA" || active.tagName === "SELECT")) return;
+    const target = document.querySelector("#controls button:not([disabled]), #hand button.legal");
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  function showSections() {
+    const open = view.status === "open";
+    $("waiting-room").hidden = !open;
+    $("table-layout").hidden = open;
+    if (!open && view.status !== "aborted") $("aborted-note").hidden = true;
+    if (view.status === "aborted") $("aborted-note").hidden = false;
+  }
+
+  function announce(text) {
+    const box = $("announcer");
+    const line = document.createElement("p");
+    line.textContent = text;
+    box.append(line);
+    while (box.childElementCount > 5) box.firstElementChild.remove();
+  }
+
+  function autoNotice(event) {
+    const p = event.payload;
+    const box = $("auto-move-notice");
+    box.querySelector(".text").textContent = event.type === "bid"
+      ? fmt(gettext("Your time ran out: the server bid %(bid)s for you."), { bid: p.bid })
+      : event.type === "play"
+        ? fmt(gettext("Your time ran out: the server played %(card)s for you."), { card: cardLabel(p.card) })
+        : fmt(gettext("Your time ran out: the server chose %(suit)s as trump for you."), { suit: suitText(p.suit) });
+    box.hidden = false;
+    clearTimeout(autoNotice.timer);
+    autoNotice.timer = setTimeout(() => { box.hidden = true; }, 10000);
+  }
+
+  /* ---- moves and the socket ------------------------------------------------------------- */
   async function sendMove(body) {
     if (sending) return;  // one move at a time: a second click must not send a second move
     sending = true;
-    document.querySelectorAll("#controls button, #hand button").forEach((b) => { b.disabled = true; });
+    render();
     showError("");
     try {
-      const response = await fetch(apiUrl + "moves/", {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-        body: JSON.stringify({ ...body, seq: view.seq }),
-      });
-      const payload = await response.json().catch(() => ({}));
-      if (response.ok) {
-        receive(payload);
+      const { ok, data } = await fetchJSON(api + "moves/", { method: "POST", body: { ...body, seq: view.seq } });
+      if (ok) {
+        // The push with the events normally comes first; the answer covers a lost one.
+        const answer = data;
+        setTimeout(() => receive(answer, null), socket.isOpen ? 1200 : 0);
       } else {
-        const code = payload.error ? payload.error.code : "invalid";
-        showError(errorText(code, payload.error && payload.error.message));
+        const code = data.error ? data.error.code : "invalid";
+        showError(errorText(code, data.error && data.error.message));
         requestSync();
       }
     } catch (error) {
@@ -58,391 +437,99 @@
     }
   }
 
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + wsPath);
-    socket.addEventListener("open", () => {
-      retryDelay = 1000;
-      setConnection(true);
-    });
-    socket.addEventListener("message", (event) => {
-      let message;
-      try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "state") receive(message.state);
+  let chat = null;
+  const socket = new LiveSocket(root.dataset.ws, {
+    onMessage(message) {
+      if (message.type === "state") receive(message.state, message.events || []);
       else if (message.type === "error") showError(errorText(message.error.code, message.error.message));
-      else if (window.WizardChat) window.WizardChat.handle(message);
-    });
-    socket.addEventListener("close", () => {
-      setConnection(false);
-      setTimeout(connect, retryDelay);  // on reconnect the server sends the full view
-      retryDelay = Math.min(retryDelay * 2, 10000);
-    });
-  }
+      else if (chat) chat.handle(message);
+    },
+    onStatus: setConnection,
+  });
 
   function requestSync() {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "sync" }));
-    else fetch(apiUrl, { credentials: "same-origin" }).then((r) => r.ok && r.json()).then((v) => v && receive(v));
-  }
-
-  function receive(next) {
-    if (!next || next.seq < view.seq) return;  // an older view arrived late: keep the newer one
-    if (next.status !== initialStatus && (initialStatus === "open" || next.status === "aborted")) {
-      location.reload();  // the table started (or was stopped): the page changes shape
-      return;
+    if (!socket.send({ type: "sync" })) {
+      fetchJSON(api).then(({ ok, data }) => ok && receive(data, null));
     }
-    if (next.you !== initialYou) { location.reload(); return; }
-    const previous = view;
-    view = next;
-    if (previous.round && view.round && view.round.trick.cards.length === 0 && view.round.last_trick
-        && JSON.stringify(previous.round.last_trick) !== JSON.stringify(view.round.last_trick)) {
-      flashTrick(view.round.last_trick);
-    } else if (previous.round && view.round && previous.round.number !== view.round.number
-        && previous.round.trick.cards.length > 0) {
-      flashTrick(null);
-    }
-    render();
-  }
-
-  /* ---- rendering ----------------------------------------------------------------------- */
-  function playerName(seat) {
-    const player = view.players.find((p) => p.seat === seat);
-    return player ? player.username : fmt(gettext("Seat %(seat)s"), { seat: seat + 1 });
-  }
-
-  function render() {
-    if (!$("seats")) return;  // an open table: the server-rendered waiting room
-    renderTop();
-    renderSeats();
-    renderTrick();
-    renderControls();
-    renderHand();
-    renderScores();
-    renderGameOver();
-    tick();
-    const myTurn = view.legal !== null && view.status === "active";
-    if (myTurn && !wasMyTurn) focusFirstControl();
-    wasMyTurn = myTurn;
-  }
-
-  function renderTop() {
-    const round = view.round;
-    const totalRounds = Math.floor(60 / view.seats);
-    $("round-info").textContent = round
-      ? fmt(gettext("Round %(n)s of %(total)s"), { n: round.number, total: totalRounds }) + " · "
-        + fmt(ngettext("%(cards)s card", "%(cards)s cards", round.cards), { cards: round.cards })
-      : "";
-    const turned = $("turned-card");
-    turned.replaceChildren();
-    if (round && round.trump_card) turned.append(cardElement(round.trump_card, { small: true }));
-    else if (round) turned.append(document.createTextNode(gettext("nothing turned up")));
-    $("trump").textContent = round
-      ? (round.phase === "choosing_trump" ? gettext("being chosen by the dealer") : suitBadge(round.trump))
-      : "";
-  }
-
-  function renderSeats() {
-    const seats = $("seats");
-    seats.replaceChildren();
-    const round = view.round;
-    for (let seat = 0; seat < view.seats; seat++) {
-      const player = view.players.find((p) => p.seat === seat);
-      const box = document.createElement("div");
-      box.className = "seat" + (view.to_act === seat ? " acting" : "") + (view.you === seat ? " you" : "");
-      box.dataset.seat = seat;
-      const name = document.createElement("div");
-      name.className = "name";
-      name.append(document.createTextNode(player ? player.username : "—"));
-      if (player && player.is_bot) name.append(badge(gettext("bot")));
-      if (view.you === seat) name.append(badge(gettext("you")));
-      if (round && round.dealer === seat) name.append(badge(gettext("dealer"), "dealer"));
-      if (view.to_act === seat) name.append(badge(gettext("to act")));
-      const stats = document.createElement("div");
-      stats.className = "stats";
-      const bid = round ? round.bids[seat] : null;
-      stats.append(
-        stat(gettext("Bid"), bid === null || bid === undefined ? "–" : String(bid)),
-        stat(gettext("Tricks"), round ? String(round.tricks_won[seat]) : "0"),
-        stat(gettext("Score"), player ? String(player.score) : "0"),
-      );
-      box.append(name, stats);
-      const visible = view.visible_hands[String(seat)];
-      if (visible) {  // R9: in the blind first round you see the others' cards
-        const row = document.createElement("div");
-        row.className = "cards";
-        visible.forEach((code) => row.append(cardElement(code, { small: true })));
-        box.append(row);
-      }
-      seats.append(box);
-    }
-  }
-
-  function badge(text, extra) {
-    const el = document.createElement("span");
-    el.className = "badge" + (extra ? " " + extra : "");
-    el.textContent = text;
-    return el;
-  }
-
-  function stat(label, value) {
-    const el = document.createElement("span");
-    el.innerHTML = "";
-    el.append(document.createTextNode(label + ": "));
-    const strong = document.createElement("strong");
-    strong.textContent = value;
-    el.append(strong);
-    return el;
-  }
-
-  function playedCards(cards, winner) {
-    const row = document.createElement("div");
-    row.className = "trick";
-    cards.forEach(({ seat, card }) => {
-      const cell = document.createElement("div");
-      cell.className = "played" + (seat === winner ? " winner" : "");
-      cell.append(cardElement(card), document.createTextNode(playerName(seat)));
-      row.append(cell);
-    });
-    return row;
-  }
-
-  function renderTrick() {
-    const round = view.round;
-    const area = $("trick");
-    if (flashTimer) return;  // a finished trick is on show for a moment
-    area.replaceChildren();
-    $("trick-title").textContent = gettext("Current trick");
-    if (round && round.trick.cards.length) area.append(playedCards(round.trick.cards, null));
-    else area.append(emptyNote(round && round.phase === "playing"
-      ? fmt(gettext("%(name)s leads."), { name: playerName(round.trick.leader) }) : ""));
-    const last = $("last-trick");
-    last.replaceChildren();
-    const toggle = $("last-trick-toggle");
-    toggle.disabled = !(round && round.last_trick);
-    toggle.setAttribute("aria-expanded", String(showingLastTrick));
-    toggle.textContent = showingLastTrick ? gettext("Hide last trick") : gettext("Show last trick");
-    if (showingLastTrick && round && round.last_trick) {
-      last.append(document.createTextNode(fmt(gettext("%(name)s won:"), { name: playerName(round.last_trick.winner) })));
-      last.append(playedCards(round.last_trick.cards, round.last_trick.winner));
-    }
-    last.hidden = !showingLastTrick;
-  }
-
-  function flashTrick(lastTrick) {
-    const area = $("trick");
-    clearTimeout(flashTimer);
-    flashTimer = null;
-    if (!lastTrick) return;
-    area.replaceChildren(playedCards(lastTrick.cards, lastTrick.winner));
-    $("trick-title").textContent = fmt(gettext("%(name)s wins the trick"), { name: playerName(lastTrick.winner) });
-    flashTimer = setTimeout(() => { flashTimer = null; renderTrick(); }, 1600);
-  }
-
-  function emptyNote(text) {
-    const p = document.createElement("p");
-    p.className = "note";
-    p.textContent = text;
-    return p;
-  }
-
-  function renderControls() {
-    const controls = $("controls");
-    controls.replaceChildren();
-    const round = view.round;
-    $("status-line").textContent = statusText();
-    if (!view.legal || view.status !== "active") return;
-    if (view.legal.bids) controls.append(bidPanel(round, view.legal.bids));
-    if (view.legal.suits) controls.append(trumpPanel(view.legal.suits));
-  }
-
-  function statusText() {
-    const round = view.round;
-    if (view.status === "finished") return gettext("The game is over.");
-    if (view.status === "aborted") return gettext("This game was stopped.");
-    if (!round || view.to_act === null) return "";
-    const mine = view.to_act === view.you;
-    const name = playerName(view.to_act);
-    if (round.phase === "choosing_trump") return mine ? gettext("A Wizard was turned up: choose the trump suit.") : fmt(gettext("%(name)s is choosing the trump suit."), { name });
-    if (round.phase === "bidding") return mine ? gettext("Your bid: how many tricks will you win?") : fmt(gettext("%(name)s is bidding."), { name });
-    return mine ? gettext("Your turn: play a card.") : fmt(gettext("%(name)s is playing."), { name });
-  }
-
-  function bidPanel(round, legalBids) {
-    const panel = document.createElement("div");
-    const label = document.createElement("p");
-    label.className = "note";
-    label.textContent = gettext("Choose your bid:");
-    const row = document.createElement("div");
-    row.className = "bids";
-    row.setAttribute("role", "group");
-    row.setAttribute("aria-label", gettext("Bids"));
-    let forbidden = null;
-    for (let bid = 0; bid <= round.cards; bid++) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = String(bid);
-      button.dataset.bid = bid;
-      if (legalBids.includes(bid)) {
-        button.addEventListener("click", () => sendMove({ type: "bid", bid }));
-      } else {
-        forbidden = bid;
-        button.disabled = true;
-        button.title = gettext("Hook rule: not allowed for the dealer");
-      }
-      row.append(button);
-    }
-    panel.append(label, row);
-    if (forbidden !== null) {  // R8: the only bid a legal list can miss is the dealer's hook bid
-      panel.append(emptyNote(fmt(
-        gettext("Hook rule: as the dealer you may not bid %(bid)s, because the bids would add up to %(cards)s."),
-        { bid: forbidden, cards: round.cards })));
-    }
-    return panel;
-  }
-
-  function trumpPanel(suits) {
-    const panel = document.createElement("div");
-    panel.append(emptyNote(gettext("Choose the trump suit:")));
-    const row = document.createElement("div");
-    row.className = "bids";
-    suits.forEach((suit) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.dataset.suit = suit;
-      button.textContent = suitBadge(suit);
-      button.addEventListener("click", () => sendMove({ type: "trump", suit }));
-      row.append(button);
-    });
-    panel.append(row);
-    return panel;
-  }
-
-  function renderHand() {
-    const hand = $("hand");
-    hand.replaceChildren();
-    const note = $("hand-note");
-    note.textContent = "";
-    if (view.you === null) { note.textContent = gettext("You are watching this table."); return; }
-    if (!view.round) return;
-    if (view.hand === null) {  // R9: your own card stays hidden in the blind first round
-      for (let i = 0; i < view.round.cards; i++) hand.append(cardElement(null));
-      note.textContent = gettext("Blind round: you cannot see your own card, only the others'. Bid on what you see; the trick plays itself.");
-      return;
-    }
-    const legal = view.legal && view.legal.cards ? view.legal.cards : null;
-    view.hand.forEach((code) => {
-      if (legal) {
-        const card = cardElement(code, { onClick: (c) => sendMove({ type: "play", card: c }) });
-        if (legal.includes(code)) card.classList.add("legal");
-        else { card.disabled = true; card.title += " — " + gettext("not playable now"); }
-        hand.append(card);
-      } else {
-        hand.append(cardElement(code));
-      }
-    });
-    if (!view.hand.length) note.textContent = gettext("No cards left this round.");
-  }
-
-  function renderScores() {
-    const box = $("scores");
-    box.replaceChildren();
-    if (!view.scores.length) { box.append(emptyNote(gettext("No round finished yet."))); return; }
-    const table = document.createElement("table");
-    const head = table.createTHead().insertRow();
-    head.append(th(gettext("Round")));
-    view.players.forEach((p) => head.append(th(p.username)));
-    const body = table.createTBody();
-    view.scores.forEach((record) => {
-      const row = body.insertRow();
-      row.append(th(String(record.round)));
-      view.players.forEach((p) => {
-        const s = p.seat;
-        const cell = row.insertCell();
-        const points = record.points[s];
-        cell.textContent = fmt(gettext("%(bid)s/%(won)s → %(points)s (%(total)s)"), {
-          bid: record.bids[s], won: record.tricks[s], points: points > 0 ? "+" + points : points, total: record.totals[s],
-        });
-        cell.title = fmt(gettext("bid %(bid)s, won %(won)s"), { bid: record.bids[s], won: record.tricks[s] });
-      });
-    });
-    box.append(table);
-  }
-
-  function th(text) {
-    const el = document.createElement("th");
-    el.textContent = text;
-    return el;
-  }
-
-  function renderGameOver() {
-    const box = $("gameover");
-    if (view.status !== "finished") { box.hidden = true; return; }
-    box.hidden = false;
-    const list = $("places");
-    list.replaceChildren();
-    const ranked = [...view.players].sort((a, b) => b.score - a.score);
-    ranked.forEach((player) => {
-      const place = 1 + view.players.filter((other) => other.score > player.score).length;  // R15
-      const item = document.createElement("li");
-      item.value = place;  // shared places keep the same number
-      item.textContent = fmt(gettext("%(name)s — %(score)s points"), { name: player.username, score: player.score });
-      if (place === 1) item.append(" ", badge(gettext("winner")));
-      list.append(item);
-    });
-    $("seed").textContent = view.shuffle_seed || "";
-    const rematch = $("rematch-link");
-    if (view.rematch) { rematch.href = "/games/" + view.rematch + "/"; rematch.hidden = false; }
-  }
-
-  function focusFirstControl() {
-    const active = document.activeElement;
-    if (active && (active.tagName === "INPUT" || active.tagName === "TEXTAREA")) return;
-    const target = document.querySelector("#controls button:not([disabled]), #hand button.legal");
-    if (target) target.focus({ preventScroll: true });
   }
 
   /* ---- countdown, errors, connection ---------------------------------------------------- */
   function tick() {
-    const el = $("countdown");
-    if (!el) return;
-    if (!view.deadline || view.status !== "active") { el.textContent = ""; return; }
-    const left = Math.max(0, Math.ceil((Date.parse(view.deadline) - Date.now()) / 1000));
-    el.textContent = fmt(gettext("%(seconds)s s left"), { seconds: left });
-    el.classList.toggle("low", left <= 10);
-    if (left === 0 && overdueSynced !== view.deadline) {  // the timer's move is due: fetch it
+    const timer = $("turn-timer");
+    if (!timer || !view.deadline || view.status !== "active") return;
+    const leftMs = Math.max(0, Date.parse(view.deadline) - Date.now());
+    const left = Math.ceil(leftMs / 1000);
+    const fraction = Math.min(1, leftMs / (view.turn_seconds * 1000));
+    timer.querySelector(".seconds").textContent = left >= 3600 ? Math.floor(left / 3600) + "h" : left >= 120 ? Math.floor(left / 60) + "m" : String(left);
+    timer.querySelector(".left").style.strokeDashoffset = String(100 - fraction * 100);
+    timer.classList.toggle("low", left <= 10);
+    timer.setAttribute("aria-label", fmt(gettext("%(seconds)s s left"), { seconds: left }));
+    if (left === 0 && overdueSynced !== view.deadline) {  // the server's move is due: fetch it
       overdueSynced = view.deadline;
       setTimeout(requestSync, 1500);
     }
   }
 
   function showError(text) {
-    const line = $("error-line");
-    if (line) line.textContent = text || "";
+    $("error-line").textContent = text || "";
   }
 
   function errorText(code, fallback) {
-    const texts = JSON.parse($("error-texts").textContent);
     return texts[code] || fallback || code;
   }
 
   function setConnection(up) {
-    const el = $("connection");
-    if (!el) return;
-    el.textContent = up ? gettext("live") : gettext("reconnecting…");
-    el.classList.toggle("down", !up);
+    const box = $("connection");
+    box.textContent = up ? gettext("live") : gettext("reconnecting…");
+    box.classList.toggle("down", !up);
   }
 
-  const toggle = $("last-trick-toggle");
-  if (toggle) toggle.addEventListener("click", () => { showingLastTrick = !showingLastTrick; renderTrick(); });
+  /* ---- settings -------------------------------------------------------------------------- */
+  function readPace() {
+    try { return localStorage.getItem("wizard.pace") === "fast" ? "fast" : "normal"; } catch (e) { return "normal"; }
+  }
+
+  const paceSelect = $("pace");
+  paceSelect.value = paceName;
+  paceSelect.addEventListener("change", () => {
+    paceName = paceSelect.value === "fast" ? "fast" : "normal";
+    try { localStorage.setItem("wizard.pace", paceName); } catch (e) { /* private mode */ }
+  });
+  const soundButton = $("sound-toggle");
+  const showSound = () => {
+    const muted = sound.isMuted();
+    soundButton.setAttribute("aria-pressed", String(!muted));
+    soundButton.classList.toggle("muted", muted);
+    soundButton.title = muted ? gettext("Sound off") : gettext("Sound on");
+  };
+  soundButton.addEventListener("click", () => { sound.setMuted(!sound.isMuted()); showSound(); });
+  showSound();
+  sound.unlockOnGesture();
+  $("last-trick-toggle").addEventListener("click", () => { showingLastTrick = !showingLastTrick; render(); });
+  $("auto-move-notice").querySelector("button").addEventListener("click", () => { $("auto-move-notice").hidden = true; });
   document.querySelectorAll("[data-copy]").forEach((button) => button.addEventListener("click", () => {
     const input = $(button.dataset.copy);
     input.select();
     if (navigator.clipboard) navigator.clipboard.writeText(input.value);
     button.textContent = gettext("Copied");
   }));
+  window.addEventListener("resize", () => draw.layoutHand());
+  document.addEventListener("submit", (event) => {
+    if (event.target.method === "post" && event.target.id !== "chat-form") leaving = true;
+  });
+  const header = document.querySelector("header.site");
+  const measure = () => document.documentElement.style.setProperty("--header-h", header.offsetHeight + "px");
+  if (header) { measure(); new ResizeObserver(measure).observe(header); }
 
+  chat = startChat();
+  showSections();
   render();
-  connect();
   setInterval(tick, 250);
-  setInterval(() => { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "sync" })); }, 20000);
-  window.WizardTable = { get view() { return view; }, sendMove, gameId };
-})();
+  setInterval(() => socket.send({ type: "sync" }), 20000);
+  window.WizardTable = {
+    get view() { return view; },
+    get scene() { return scene; },
+    get busy() { return !idle() || sending; },
+    sendMove,
+  };
+}

@@ -78,6 +78,10 @@ def server_url(
         DJANGO_SETTINGS_MODULE="wizardsite.settings",
         DATABASE_URL=f"sqlite:///{tmp / 'e2e.sqlite3'}",
         DEBUG="1",
+        # No Celery worker runs here: bots answer at once (the page paces what it shows), and
+        # the many sign-ups of the tests are not throttled.
+        BOT_MOVE_DELAY_MS="0",
+        RATE_LIMITS_ENABLED="false",
         PYTHONUNBUFFERED="1",
     )
     migrate = subprocess.run(

@@ -48,12 +48,16 @@ VIEW_JS = """() => {
 OPTIONS_JS = """() => {
   const codes = (selector) => [...document.querySelectorAll(selector)];
   return {
-    bids: codes("#controls button[data-bid]:not(:disabled)").map((b) => Number(b.dataset.bid)),
-    suits: codes("#controls button[data-suit]:not(:disabled)").map((b) => b.dataset.suit),
-    cards: codes("#hand button.card.legal:not(:disabled)").map((b) => b.dataset.card),
-    blocked: codes("#hand button.card:disabled").map((b) => b.dataset.card),
+    bids: codes('[data-testid="bid-button"]:not(:disabled)').map((b) => Number(b.dataset.bid)),
+    suits: codes('[data-testid="trump-choice"]:not(:disabled)').map((b) => b.dataset.suit),
+    cards: codes('[data-testid="hand-card"][data-legal="true"]:not(:disabled)')
+      .map((b) => b.dataset.card),
+    blocked: codes('[data-testid="hand-card"]:disabled').map((b) => b.dataset.card),
   };
 }"""
+
+# The page has played out every event it received and shows the latest view.
+SETTLED_JS = "() => !!window.WizardTable && !window.WizardTable.busy"
 
 # Every card code this page shows in the player's hand and in the seat boxes.
 SHOWN_CARDS_JS = """() => [...document.querySelectorAll("#hand [data-card], #seats [data-card]")]
@@ -116,9 +120,15 @@ class Player:
         self.context.close()
 
 
-def sign_up(browser: Browser, base_url: str, username: str, **context_options: Any) -> Player:
-    """A new browser context; the user signs up through /accounts/signup/ and lands logged in."""
+def sign_up(
+    browser: Browser, base_url: str, username: str, *, pace: str = "fast", **context_options: Any
+) -> Player:
+    """A new browser context; the user signs up through /accounts/signup/ and lands logged in.
+    `pace`: the table's animation speed setting, "fast" for long games, "normal" as shipped."""
     context = browser.new_context(base_url=base_url, **context_options)
+    context.add_init_script(
+        f"try {{ localStorage.setItem('wizard.pace', '{pace}'); }} catch (e) {{}}"
+    )
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.goto("/accounts/signup/")
@@ -156,8 +166,21 @@ def create_table(
     return game_id
 
 
+def settle(player: Player, *, what: str = "the table to play out its events") -> None:
+    """Until the page shows the latest view, continuing any round summary on the way."""
+    page = player.page
+    summary = page.locator('[data-testid="round-summary"]:not([hidden]) #summary-continue')
+    end = time.monotonic() + WAIT_MS / 1000 * 3
+    while not page.evaluate(SETTLED_JS):
+        assert time.monotonic() < end, f"{player.username}: waited for {what}: {player._describe()}"
+        if summary.count():
+            with contextlib.suppress(Exception):
+                summary.click(timeout=1000)
+        time.sleep(0.05)
+
+
 def wait_table_live(player: Player, *, what: str) -> dict[str, Any]:
-    """Until the page shows the running table (it reloads itself when the game starts)."""
+    """Until the page shows the running table (it switches by itself when the game starts)."""
     player.wait_js(
         "() => !!document.getElementById('seats') && !!window.WizardTable"
         " && window.WizardTable.view.status !== 'open'",
@@ -171,6 +194,7 @@ def play_turn(player: Player, rng: random.Random) -> dict[str, Any]:
 
     Checks that the controls offer exactly what the view says is legal, clicks, waits for the
     server's answer and for the page's view to move on; returns that new view."""
+    settle(player)
     state = player.view()
     legal = state["legal"]
     assert state["status"] == "active" and legal, f"{player.username} cannot act now: {state}"
@@ -179,11 +203,11 @@ def play_turn(player: Player, rng: random.Random) -> dict[str, Any]:
     if "bids" in legal:
         assert sorted(options["bids"]) == sorted(legal["bids"]), (state, options)
         choice = rng.choice(options["bids"])
-        target, move = f'#controls button[data-bid="{choice}"]', f"bid {choice}"
+        target, move = f'[data-testid="bid-button"][data-bid="{choice}"]', f"bid {choice}"
     elif "suits" in legal:
         assert sorted(options["suits"]) == sorted(legal["suits"]), (state, options)
         choice = rng.choice(options["suits"])
-        target, move = f'#controls button[data-suit="{choice}"]', f"trump {choice}"
+        target, move = f'[data-testid="trump-choice"][data-suit="{choice}"]', f"trump {choice}"
     else:
         assert sorted(options["cards"]) == sorted(legal["cards"]), (state, options)
         hand = state["hand"] or []
@@ -193,7 +217,8 @@ def play_turn(player: Player, rng: random.Random) -> dict[str, Any]:
             options,
         )
         choice = rng.choice(options["cards"])
-        target, move = f'#hand button.card.legal[data-card="{choice}"]', f"play {choice}"
+        target = f'[data-testid="hand-card"][data-legal="true"][data-card="{choice}"]'
+        move = f"play {choice}"
     _click_move(player, target, move, state["seq"])
     player.moves += 1
     return player.view()

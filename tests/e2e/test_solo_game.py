@@ -16,6 +16,7 @@ from tests.e2e.helpers import (
     in_viewport_width,
     play_turn,
     screenshots_on_failure,
+    settle,
     sign_up,
     table_fits_viewport,
     wait_table_live,
@@ -37,6 +38,7 @@ def play_solo(player: Player, rng: random.Random, deadline: Deadline, check: Any
         round_number = state["round"]["number"] if state["round"] else None
         deadline.check(f"round {round_number}, seq {state['seq']}")
         player.wait_js(MY_TURN_OR_OVER, what="the player's turn or the end of the game")
+        settle(player)
         state = player.view()
         if state["status"] != "active":
             return state
@@ -59,12 +61,13 @@ def test_solo_game_against_three_bots(browser: Any, server_url: str, artifacts: 
 
             assert state["status"] == "finished", state
             page = player.page
-            gameover = page.locator("#gameover")
+            gameover = page.locator('[data-testid="game-over"]')
             gameover.wait_for(state="visible")
             places = page.locator("#places li")
             assert places.count() == 4, places.all_inner_texts()
-            assert page.locator("#status-line").inner_text() == "The game is over."
-            rows = page.locator("details.scores tbody tr")
+            box = gameover.bounding_box()
+            assert box is not None and box["y"] + 40 < 768, f"game over below the fold: {box}"
+            rows = page.locator('[data-testid="score-sheet"] tbody tr')
             assert rows.count() == 15, "4 players play 15 rounds (R2)"
             # A bid a round, and every own card but the blind round's, which plays itself (R9).
             assert player.moves >= 15 + sum(range(2, 16)), player.moves
@@ -119,7 +122,7 @@ def test_table_fits_a_phone_screen(browser: Any, server_url: str, artifacts: Pat
             )
             assert state["status"] == "finished", state
             assert set(checked) == set(range(1, 11)), sorted(set(checked))
-            page.locator("#gameover").wait_for(state="visible")
+            page.locator('[data-testid="game-over"]').wait_for(state="visible")
             assert table_fits_viewport(page), "the game-over screen scrolls sideways at 390 px"
     finally:
         player.close()

@@ -26,6 +26,7 @@ from tests.e2e.helpers import (
     create_table,
     play_turn,
     screenshots_on_failure,
+    settle,
     sign_up,
     timeout_error,
     wait_table_live,
@@ -41,10 +42,10 @@ SEAT_CARDS_JS = """() => Object.fromEntries([...document.querySelectorAll("#seat
   (box) => [box.dataset.seat, [...box.querySelectorAll("[data-card]")]
     .map((el) => el.dataset.card).filter(Boolean)]))"""
 
-# The current trick as drawn, once a finished trick's short display (flashTrick) is over.
+# The current trick as drawn, once the page has played out the events it received.
 TRICK_DRAWN_JS = """() => { const r = window.WizardTable.view.round;
-  return r && !document.querySelector("#trick .played.winner")
-    && document.querySelectorAll("#trick .played").length === r.trick.cards.length; }"""
+  return r && !window.WizardTable.busy
+    && document.querySelectorAll('[data-testid="trick-card"]').length === r.trick.cards.length; }"""
 
 FINAL_JS = """() => ({
   gameover_shown: document.getElementById("gameover").checkVisibility(),
@@ -52,10 +53,10 @@ FINAL_JS = """() => ({
   winners: document.querySelectorAll("#places li .badge").length,
   status_line: document.getElementById("status-line").textContent,
   seat_scores: [...document.querySelectorAll("#seats .seat")].map(
-    (box) => box.querySelectorAll(".stats strong")[2].textContent),
-  sheet_rows: document.querySelectorAll("details.scores tbody tr").length,
-  sheet_last: [...document.querySelectorAll("details.scores tbody tr:last-child td")]
-    .map((td) => td.textContent),
+    (box) => String(parseInt(box.querySelector(".score").textContent, 10))),
+  sheet_rows: document.querySelectorAll('[data-testid="score-sheet"] tbody tr').length,
+  sheet_last: [...document.querySelectorAll(
+    '[data-testid="score-sheet"] tbody tr:last-child td .total')].map((el) => el.textContent),
 })"""
 
 
@@ -106,6 +107,7 @@ def join_from_lobby(player: Player, game_id: int) -> None:
 def sync_all(players: list[Player], seq: int, what: str) -> list[dict[str, Any]]:
     for player in players:
         player.wait_seq(seq, what=what)
+        settle(player, what=what)
     views = [player.view() for player in players]
     seqs = {view["seq"] for view in views}
     assert len(seqs) == 1, f"{what}: the pages disagree on seq {seqs}"
@@ -198,7 +200,7 @@ def play_three_player_game(
     game_id = create_table(alice, seats=3, bots=0, hook_rule=True, blind_first_round=True)
     game = PlayedGame(players=players, game_id=game_id)
     alice.page.locator("#waiting-room").wait_for(state="visible")
-    tags = alice.page.locator("#table h1").inner_text()
+    tags = alice.page.locator("#waiting-room .tags").inner_text()
     assert "hook rule" in tags and "no hook rule" not in tags, tags
     assert "blind first round" in tags, tags
 
@@ -259,17 +261,14 @@ def play_three_player_game(
             what="the game-over panel",
         )
         player.wait_js(
-            "() => document.getElementById('countdown').textContent === ''",
-            what="the turn countdown to go once the game is over",
+            "() => !document.querySelector('[data-testid=\"turn-timer\"]')",
+            what="the turn timer to go once the game is over",
         )
         game.final[player.username] = player.page.evaluate(FINAL_JS)
         game.final_views[player.username] = player.view()
     screenshot(game, alice, "game-over", artifacts, full_page=True)
-    sheet = alice.page.locator("details.scores")
-    sheet.locator("summary").click()
-    alice.wait_js(
-        "() => document.querySelector('details.scores').open", what="the score sheet to open"
-    )
+    sheet = alice.page.locator('[data-testid="score-sheet"]')
+    assert sheet.is_visible(), "the score sheet is open from the start"
     sheet.scroll_into_view_if_needed()
     path = artifacts / "score-sheet.png"
     sheet.screenshot(path=str(path))
@@ -292,7 +291,7 @@ def test_three_players_play_a_whole_game(three_player_game: PlayedGame) -> None:
         assert final["sheet_rows"] == 20, f"{name}: {final['sheet_rows']} score-sheet rows, not 20"
         scores = views[name]["scores"]
         assert final["seat_scores"] == [str(s) for s in scores], (name, final, scores)
-        totals = [int(re.search(r"\((-?\d+)\)$", cell)[1]) for cell in final["sheet_last"]]
+        totals = [int(cell) for cell in final["sheet_last"]]
         assert totals == scores, f"{name}: score sheet totals {totals} ≠ scores {scores}"
         # Places in order of score; equal scores share a place (R15).
         listed = [int(re.search(r"— (-?\d+) points", text)[1]) for text in final["places"]]

@@ -3,6 +3,7 @@ agrees with what the endpoints answer."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -76,6 +77,21 @@ def test_docs_page_is_served(db: None) -> None:
     response = APIClient().get(f"{API}/docs/")
     assert response.status_code == 200
     assert b"swagger" in response.content.lower()
+
+
+@pytest.mark.parametrize("page", ["docs", "redoc"])
+def test_docs_pages_load_nothing_from_another_host(db: None, page: str) -> None:
+    """Swagger UI and ReDoc come from this site (the sidecar's static files), so the docs work
+    without the internet."""
+    html = APIClient().get(f"{API}/{page}/").content.decode()
+    sources = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert sources, html
+    assert not [url for url in sources if "//" in url], sources
+    assert "/static/drf_spectacular_sidecar/" in html
+
+
+def test_schema_describes_the_events_of_a_push(schema: dict[str, Any]) -> None:
+    assert '"events"' in schema["info"]["description"]
 
 
 def test_schema_documents_the_game_view_and_errors(schema: dict[str, Any]) -> None:

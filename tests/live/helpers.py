@@ -48,11 +48,18 @@ class Socket:
 
     async def state(self, timeout: float = WAIT) -> dict[str, Any]:
         """The next message, which must be a pushed or requested game view."""
+        state, _events = await self.state_and_events(timeout)
+        return state
+
+    async def state_and_events(
+        self, timeout: float = WAIT
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The next message, a game view, and the event rows it carries."""
         message = await self.message(timeout)
         assert message["type"] == "state" and set(message) == {"type", "state", "events"}, message
-        self.events = message["events"]
         state: dict[str, Any] = message["state"]
-        return state
+        events: list[dict[str, Any]] = message["events"]
+        return state, events
 
     async def error(self) -> dict[str, Any]:
         """The next message, which must be the contract's error object."""

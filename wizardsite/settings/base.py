@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from this site, not a CDN
     "channels",
     "axes",
     "csp",
@@ -152,7 +153,16 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Wizard online API",
-    "DESCRIPTION": "REST API v1 for playing Wizard: accounts, tables, moves, events, league.",
+    "DESCRIPTION": (
+        "REST API v1 for playing Wizard: accounts, tables, moves, events, league.\n\n"
+        "**WebSocket** `/ws/games/{id}/` (session cookie or `?token=<key>`): after every "
+        'committed change each socket gets `{"type": "state", "state": <GameView>, '
+        '"events": [<Event>...]}`: its own view and the event rows that change appended, '
+        "as it may see them (the same shape as `GET /games/{id}/events/`), so a client can "
+        "animate each play, trick won, round scored and deal. A client that sees a gap in "
+        '`seq` fetches `/events/?after=<last seq it has>`. `{"type": "sync"}` is '
+        'answered with the current view and `"events": []`.'
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
@@ -161,6 +171,9 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "wizardsite.schema_hooks.add_components",
     ],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Redis carries the channel layer (websocket pushes) and the Celery broker. Without REDIS_URL

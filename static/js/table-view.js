@@ -1,0 +1,425 @@
+/* Drawing the table from a scene (what the screen shows now: the latest game view, or a step of
+   the events being played out). No rules here: legal moves and results come from the server. */
+import { gettext, ngettext, fmt } from "./i18n.js";
+import { cardElement, cardLabel, suitBadge, suitIcon, suitText } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+export function playerName(scene, seat) {
+  const player = scene.players.find((p) => p.seat === seat);
+  return player ? player.username : fmt(gettext("Seat %(seat)s"), { seat: seat + 1 });
+}
+
+/* Where each seat sits around the oval, as an angle in degrees (0 = right, 90 = bottom): you at
+   the bottom, the others clockwise from your left over the top to your right (R3). */
+export function seatAngles(scene) {
+  const n = scene.seats;
+  const me = scene.you === null ? 0 : scene.you;
+  const angles = {};
+  angles[me] = 90;
+  for (let i = 1; i < n; i++) angles[(me + i) % n] = 180 + (180 * (i - 0.5)) / (n - 1);
+  return angles;
+}
+
+function badge(text, extra) {
+  return el("span", "badge" + (extra ? " " + extra : ""), text);
+}
+
+/* "bids 3 of 5 — 2 under": how the bids so far compare with the tricks there are. */
+export function bidBalance(round) {
+  const bids = round.bids.filter((b) => b !== null && b !== undefined);
+  if (!bids.length) return "";
+  const sum = bids.reduce((a, b) => a + b, 0);
+  const head = fmt(gettext("bids %(sum)s of %(cards)s"), { sum, cards: round.cards });
+  if (sum === round.cards) return head + " — " + gettext("even");
+  const gap = Math.abs(round.cards - sum);
+  return head + " — " + (sum < round.cards
+    ? fmt(gettext("%(n)s under"), { n: gap })
+    : fmt(gettext("%(n)s over"), { n: gap }));
+}
+
+export function renderBar(scene) {
+  const round = scene.round;
+  $("round-info").textContent = round
+    ? fmt(gettext("Round %(n)s of %(total)s"), { n: round.number, total: Math.floor(60 / scene.seats) })
+    : "";
+  $("round-cards").textContent = round
+    ? fmt(ngettext("%(cards)s card", "%(cards)s cards", round.cards), { cards: round.cards }) : "";
+  const turned = $("turned-card");
+  turned.replaceChildren();
+  if (round && round.trump_card) turned.append(cardElement(round.trump_card, { small: true }));
+  const trump = $("trump");
+  trump.replaceChildren();
+  if (round) {
+    trump.append(round.phase === "choosing_trump" && !round.trump
+      ? el("span", null, gettext("being chosen")) : suitBadge(round.trump));
+  }
+  $("bid-total").textContent = round && round.phase !== "done" ? bidBalance(round) : "";
+}
+
+function timerRing() {
+  const box = el("span", "turn-timer");
+  box.dataset.testid = "turn-timer";
+  box.id = "turn-timer";
+  box.innerHTML = '<svg viewBox="0 0 36 36" aria-hidden="true" focusable="false">'
+    + '<circle class="track" cx="18" cy="18" r="15.5"/>'
+    + '<circle class="left" cx="18" cy="18" r="15.5" pathLength="100" transform="rotate(-90 18 18)"/></svg>'
+    + '<span class="seconds"></span>';
+  box.setAttribute("role", "timer");
+  return box;
+}
+
+export function renderSeats(scene, { showTimer }) {
+  const box = $("seats");
+  box.replaceChildren();
+  const angles = seatAngles(scene);
+  const round = scene.round;
+  for (let seat = 0; seat < scene.seats; seat++) {
+    const player = scene.players.find((p) => p.seat === seat);
+    const chip = el("div", "seat");
+    chip.dataset.testid = "seat-" + seat;
+    chip.dataset.seat = seat;
+    chip.dataset.active = String(scene.to_act === seat);
+    if (scene.you === seat) chip.classList.add("you");
+    const angle = angles[seat];
+    const rad = (angle * Math.PI) / 180;
+    chip.style.left = (50 + 46 * Math.cos(rad)).toFixed(2) + "%";
+    chip.style.top = (angle === 90 ? 100 : 50 + 47 * Math.sin(rad)).toFixed(2) + "%";
+    chip.dataset.side = angle === 90 ? "bottom" : angle < 225 ? "left" : angle > 315 ? "right" : "top";
+    const head = el("div", "who");
+    const name = el("span", "name", player ? player.username : "—");
+    head.append(name);
+    if (player && player.is_bot) head.append(badge(gettext("bot")));
+    if (scene.you === seat) head.append(badge(gettext("you"), "you"));
+    if (round && round.dealer === seat) head.append(badge(gettext("dealer"), "dealer"));
+    if (player && player.away) head.append(badge(gettext("away"), "away"));
+    chip.append(head);
+    const stats = el("div", "stats");
+    const bid = round ? round.bids[seat] : null;
+    const won = round ? round.tricks_won[seat] : 0;
+    const bidText = bid === null || bid === undefined ? "–" : String(bid);
+    const line = el("span", "bid", fmt(gettext("bid %(bid)s · won %(won)s"), { bid: bidText, won }));
+    if (bid !== null && bid !== undefined) {
+      line.classList.add(won === bid ? "on-track" : won > bid ? "over" : "under");
+    }
+    stats.append(line, el("span", "score", fmt(gettext("%(score)s pts"), { score: player ? player.score : 0 })));
+    chip.append(stats);
+    if (showTimer && scene.to_act === seat) chip.append(timerRing());
+    const visible = scene.visible_hands[String(seat)];
+    if (visible && visible.length) {  // R9: in the blind first round you see the others' cards
+      const row = el("div", "seen");
+      row.setAttribute("aria-label", fmt(gettext("%(name)s holds"), { name: playerName(scene, seat) }));
+      visible.forEach((code) => row.append(cardElement(code, { small: true })));
+      chip.append(row);
+    }
+    box.append(chip);
+  }
+}
+
+/* The trick in the middle, each card pushed towards its player. */
+export function renderTrick(scene) {
+  const area = $("trick");
+  area.replaceChildren();
+  const angles = seatAngles(scene);
+  scene.trick.forEach(({ seat, card }, order) => {
+    const rad = (angles[seat] * Math.PI) / 180;
+    const slot = cardElement(card, { testid: "trick-card" });
+    slot.dataset.seat = seat;
+    slot.classList.add("in-trick");
+    if (scene.trickWinner === seat) slot.classList.add("winner");
+    slot.style.setProperty("--dx", (Math.cos(rad) * 0.62).toFixed(3));
+    slot.style.setProperty("--dy", (Math.sin(rad) * 0.42).toFixed(3));
+    slot.style.zIndex = String(order + 1);
+    area.append(slot);
+  });
+  const lead = $("trick-lead");
+  const round = scene.round;
+  lead.textContent = round && round.phase === "playing" && !scene.trick.length && scene.to_act !== null
+    ? fmt(gettext("%(name)s leads."), { name: playerName(scene, scene.to_act) }) : "";
+  const banner = $("trick-banner");
+  if (scene.trickWinner !== null && scene.trickWinner !== undefined) {
+    banner.hidden = false;
+    banner.textContent = fmt(gettext("%(name)s wins the trick"), { name: playerName(scene, scene.trickWinner) });
+  } else {
+    banner.hidden = true;
+    banner.textContent = "";
+  }
+}
+
+export function renderLastTrick(scene, shown) {
+  const box = $("last-trick");
+  const toggle = $("last-trick-toggle");
+  const last = scene.lastTrick;
+  toggle.disabled = !last;
+  toggle.setAttribute("aria-expanded", String(shown && !!last));
+  toggle.textContent = shown && last ? gettext("Hide last trick") : gettext("Last trick");
+  box.replaceChildren();
+  box.hidden = !(shown && last);
+  if (!box.hidden) {
+    box.append(el("p", "note", fmt(gettext("%(name)s won:"), { name: playerName(scene, last.winner) })));
+    const row = el("div", "row");
+    last.cards.forEach(({ seat, card }) => {
+      const cell = el("figure", "played" + (seat === last.winner ? " winner" : ""));
+      cell.append(cardElement(card, { small: true }), el("figcaption", null, playerName(scene, seat)));
+      row.append(cell);
+    });
+    box.append(row);
+  }
+}
+
+export function statusText(scene, view) {
+  if (view.status === "finished") return gettext("The game is over.");
+  if (view.status === "aborted") return gettext("This game was stopped.");
+  const round = scene.round;
+  if (!round || scene.to_act === null) return "";
+  const mine = scene.to_act === scene.you;
+  const name = playerName(scene, scene.to_act);
+  if (round.phase === "choosing_trump") return mine ? gettext("A Wizard was turned up: choose the trump suit.") : fmt(gettext("%(name)s is choosing the trump suit."), { name });
+  if (round.phase === "bidding") return mine ? gettext("Your bid: how many tricks will you win?") : fmt(gettext("%(name)s is bidding."), { name });
+  return mine ? gettext("Your turn: play a card.") : fmt(gettext("%(name)s is playing."), { name });
+}
+
+export function bidPanel(round, legalBids, onBid) {
+  const panel = el("div", "bid-panel");
+  const row = el("div", "bids");
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", gettext("Bids"));
+  let forbidden = null;
+  for (let bid = 0; bid <= round.cards; bid++) {
+    const button = el("button", null, String(bid));
+    button.type = "button";
+    button.dataset.bid = bid;
+    button.dataset.testid = "bid-button";
+    if (legalBids.includes(bid)) {
+      button.addEventListener("click", () => onBid(bid));
+    } else {
+      forbidden = bid;
+      button.disabled = true;
+      button.title = gettext("Hook rule: not allowed for the dealer");
+    }
+    row.append(button);
+  }
+  const balance = bidBalance(round);
+  if (balance) panel.append(el("p", "balance", balance));
+  panel.append(row);
+  if (forbidden !== null) {  // R8: the only bid a legal list can miss is the dealer's hook bid
+    panel.append(el("p", "note hook", fmt(
+      gettext("Hook rule: as the dealer you may not bid %(bid)s, because the bids would add up to %(cards)s."),
+      { bid: forbidden, cards: round.cards })));
+  }
+  return panel;
+}
+
+export function trumpPanel(suits, onSuit) {
+  const row = el("div", "bids trumps");
+  suits.forEach((suit) => {
+    const button = el("button");
+    button.type = "button";
+    button.dataset.suit = suit;
+    button.dataset.testid = "trump-choice";
+    button.append(suitIcon(suit, 20), document.createTextNode(" " + suitText(suit)));
+    button.addEventListener("click", () => onSuit(suit));
+    row.append(button);
+  });
+  return row;
+}
+
+/* Your hand, fanned: each card is a button as wide as the strip of it that shows, so a click
+   lands on the card you see. */
+export function renderHand(scene, { legal, onPlay }) {
+  const hand = $("hand");
+  hand.replaceChildren();
+  const note = $("hand-note");
+  note.textContent = "";
+  if (scene.you === null) { note.textContent = gettext("You are watching this table."); return; }
+  if (!scene.round || scene.round.phase === "done" && !scene.hand) return;
+  const cards = scene.hand === null ? new Array(scene.hiddenCount).fill(null) : scene.hand;
+  if (scene.hand === null && cards.length) {  // R9
+    note.textContent = gettext("Blind round: you cannot see your own card, only the others'. Bid on what you see; the trick plays itself.");
+  }
+  const legalCards = legal && legal.cards ? legal.cards : null;
+  cards.forEach((code) => {
+    let card;
+    if (code && legalCards) {
+      card = cardElement(code, { onClick: onPlay, testid: "hand-card" });
+      const playable = legalCards.includes(code);
+      card.dataset.legal = String(playable);
+      if (playable) card.classList.add("legal");
+      else { card.disabled = true; card.title = cardLabel(code) + " — " + gettext("not playable now"); }
+    } else {
+      card = cardElement(code, { testid: "hand-card" });
+      card.dataset.legal = "false";
+    }
+    hand.append(card);
+  });
+  layoutHand();
+}
+
+/* Overlap the cards so the whole hand fits its row; two rows when one would crowd them. */
+export function layoutHand() {
+  const hand = $("hand");
+  const cards = [...hand.children];
+  if (!cards.length) return;
+  const zone = hand.parentElement;
+  const style = getComputedStyle(zone);
+  const width = zone.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const cardWidth = cards[0].getBoundingClientRect().width || 60;
+  const room = width - cardWidth - 2;  // a little slack: sub-pixel widths must not wrap a card
+  let perRow = cards.length;
+  let step = perRow > 1 ? room / (perRow - 1) : cardWidth;
+  if (step < cardWidth * 0.42 && cards.length > 8) {
+    perRow = Math.ceil(cards.length / 2);
+    step = room / Math.max(1, perRow - 1);
+  }
+  step = Math.floor(Math.min(step, cardWidth + 6) * 10) / 10;
+  hand.classList.toggle("two-rows", perRow < cards.length);
+  cards.forEach((card, i) => {
+    const last = i === cards.length - 1 || (i + 1) % perRow === 0;
+    card.style.setProperty("--strip", last ? cardWidth + "px" : step.toFixed(1) + "px");
+  });
+  hand.style.setProperty("--row-width", Math.ceil((perRow - 1) * step + cardWidth + 1) + "px");
+}
+
+export function renderScores(view) {
+  const box = $("scores");
+  box.replaceChildren();
+  if (!view.scores.length) { box.append(el("p", "note", gettext("No round finished yet."))); return; }
+  const table = el("table");
+  const caption = el("caption", "note", gettext("Each round: points, total, and bid/won. Green: bid made; red: missed."));
+  table.append(caption);
+  const head = table.createTHead().insertRow();
+  head.append(el("th", null, "#"));
+  view.players.forEach((p) => {
+    const cell = el("th", null, p.username);
+    cell.scope = "col";
+    cell.title = p.username;
+    head.append(cell);
+  });
+  const body = table.createTBody();
+  view.scores.forEach((record) => {
+    const row = body.insertRow();
+    const label = el("th", null, String(record.round));
+    label.scope = "row";
+    row.append(label);
+    view.players.forEach((p) => {
+      const s = p.seat;
+      const cell = row.insertCell();
+      const made = record.bids[s] === record.tricks[s];
+      cell.className = made ? "made" : "missed";
+      const points = record.points[s];
+      cell.append(
+        el("span", "points", (points > 0 ? "+" : "") + points),
+        el("span", "total", String(record.totals[s])),
+        el("span", "bidwon", record.bids[s] + "/" + record.tricks[s]),
+      );
+      cell.title = (made ? gettext("made") : gettext("missed")) + ": "
+        + fmt(gettext("bid %(bid)s, won %(won)s"), { bid: record.bids[s], won: record.tricks[s] });
+    });
+  });
+  box.append(table);
+}
+
+/* R15: equal totals share a place. */
+export function placeOf(players, player) {
+  return 1 + players.filter((other) => other.score > player.score).length;
+}
+
+export function renderGameOver(view) {
+  const box = $("gameover");
+  if (view.status !== "finished") { box.hidden = true; return; }
+  box.hidden = false;
+  const list = $("places");
+  list.replaceChildren();
+  const ranked = [...view.players].sort((a, b) => b.score - a.score);
+  ranked.forEach((player) => {
+    const place = placeOf(view.players, player);
+    const item = el("li");
+    item.value = place;
+    item.textContent = fmt(gettext("%(name)s — %(score)s points"), { name: player.username, score: player.score });
+    if (place === 1) item.append(" ", badge(gettext("winner"), "winner"));
+    list.append(item);
+  });
+  const me = view.players.find((p) => p.seat === view.you);
+  const yours = $("your-place");
+  if (me) {
+    const place = placeOf(view.players, me);
+    yours.textContent = place === 1 ? gettext("You won!")
+      : fmt(gettext("You finished in place %(place)s of %(count)s."), { place, count: view.players.length });
+  } else {
+    yours.textContent = fmt(gettext("Winners: %(names)s"), {
+      names: ranked.filter((p) => placeOf(view.players, p) === 1).map((p) => p.username).join(", "),
+    });
+  }
+  $("seed").textContent = view.shuffle_seed || "";
+  const rematch = $("rematch-link");
+  if (view.rematch) { rematch.href = "/games/" + view.rematch + "/"; rematch.hidden = false; }
+}
+
+export function renderWaiting(view) {
+  const list = $("waiting-list");
+  if (!list) return;
+  list.replaceChildren();
+  view.players.forEach((player) => {
+    const item = el("li", null, player.username);
+    if (player.is_bot) item.append(" ", badge(gettext("bot")));
+    if (view.you === player.seat) item.append(" ", badge(gettext("you"), "you"));
+    list.append(item);
+  });
+  const free = view.seats - view.players.length;
+  $("free-seats").textContent = fmt(ngettext(
+    "%(free)s seat is free. The game starts when every seat is taken.",
+    "%(free)s seats are free. The game starts when every seat is taken.", free), { free });
+}
+
+/* The round summary: the last trick, and each seat's bid, tricks, points and total. */
+export function roundSummary(scene, { round, points, totals, lastTrick, blindCard }) {
+  const box = $("round-summary");
+  box.replaceChildren();
+  const title = el("h2", null, fmt(gettext("Round %(n)s scored"), { n: round.number }));
+  title.id = "round-summary-title";
+  box.append(title);
+  if (blindCard) {
+    const reveal = el("p", "reveal");
+    reveal.append(el("span", null, gettext("Your card was:") + " "), cardElement(blindCard, { small: true }));
+    box.append(reveal);
+  }
+  if (lastTrick) {
+    const trick = el("div", "row");
+    lastTrick.cards.forEach(({ seat, card }) => {
+      const cell = el("figure", "played" + (seat === lastTrick.winner ? " winner" : ""));
+      cell.append(cardElement(card, { small: true }), el("figcaption", null, playerName(scene, seat)));
+      trick.append(cell);
+    });
+    box.append(el("p", "note", fmt(gettext("Last trick, won by %(name)s:"), { name: playerName(scene, lastTrick.winner) })), trick);
+  }
+  const table = el("table");
+  const head = table.createTHead().insertRow();
+  [gettext("Player"), gettext("Bid"), gettext("Won"), gettext("Points"), gettext("Total")].forEach((t) => head.append(el("th", null, t)));
+  const body = table.createTBody();
+  for (let seat = 0; seat < scene.seats; seat++) {
+    const row = body.insertRow();
+    const made = round.bids[seat] === round.tricks_won[seat];
+    row.className = made ? "made" : "missed";
+    row.append(el("th", null, playerName(scene, seat)));
+    [round.bids[seat], round.tricks_won[seat], (points[seat] > 0 ? "+" : "") + points[seat], totals[seat]]
+      .forEach((value) => row.insertCell().textContent = String(value));
+  }
+  box.append(table);
+  const go = el("button", "continue", gettext("Continue"));
+  go.type = "button";
+  go.id = "summary-continue";
+  const left = el("span", "note", "");
+  left.id = "summary-left";
+  const foot = el("p", "actions");
+  foot.append(go, " ", left);
+  box.append(foot);
+  box.hidden = false;
+  return go;
+}
