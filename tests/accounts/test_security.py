@@ -201,7 +201,18 @@ def test_the_sign_up_form_refuses_a_cyrillic_lookalike() -> None:
     assert response.status_code == 200 and User.objects.count() == 1
 
 
-@pytest.mark.parametrize("path", ["/", "/rules/", "/lobby/", "/leaderboard/", "/accounts/login/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/rules/",
+        "/lobby/",
+        "/leaderboard/",
+        "/accounts/login/",
+        "/api/v1/docs/",
+        "/api/v1/redoc/",
+    ],
+)
 def test_pages_carry_a_csp_of_this_site_only_and_no_inline_script(
     path: str, make_player: Callable[..., Player]
 ) -> None:
