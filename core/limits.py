@@ -43,3 +43,6 @@ def for_clients() -> dict[str, int]:
         "chat_rate_seconds": int(CHAT_RATE_WINDOW.total_seconds()),
         "reason_max_length": REASON_MAX_LENGTH,
     }
+
+
+JSON_MAX_DEPTH: Final = 32  # nesting of arrays and objects in a request body or socket message
