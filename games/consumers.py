@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
 from core.errors import Error, error_body, refusal_body
+from core.text import json_problem
 from games import push, selectors, services
 from games.models import Game
 from games.selectors import GameView
@@ -57,8 +58,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             content = json.loads(text_data or bytes_data or b"")
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
             await self._send_error(error_body("invalid", "Messages are JSON objects."))
+            return
+        problem = json_problem(content)
+        if problem is not None:
+            await self._send_error(error_body("invalid", problem))
             return
         await self.receive_json(content)
 
