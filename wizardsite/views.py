@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
+from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import bad_request as html_bad_request
 from django.views.defaults import page_not_found as html_page_not_found
 from django.views.defaults import server_error as html_server_error
@@ -41,6 +42,7 @@ def rules_html(language: str) -> SafeString:
     return safe
 
 
+@csrf_exempt  # a POST to an unknown API path is a 404 too, not the CSRF failure page
 def api_not_found(request: HttpRequest) -> JsonResponse:
     return JsonResponse(error_body("not_found", "There is no such API endpoint."), status=404)
 

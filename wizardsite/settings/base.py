@@ -143,6 +143,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "wizardsite.schema_hooks.add_components",
+        "wizardsite.schema_hooks.add_request_refusals",
     ],
 }
 
