@@ -28,6 +28,7 @@ from moderation.models import AuditLog, Report, ReportStatus
 
 def audit(*, moderator: User | None, action: str, target: Model, reason: str = "") -> AuditLog:
     """Record who did what to what, and why."""
+    clean_text(reason, field="reason")
     return AuditLog.objects.create(
         moderator=moderator,
         action=action,

@@ -10,6 +10,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
+from core.text import has_refused_characters
+
 
 def with_reason(
     modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
@@ -20,6 +22,8 @@ def with_reason(
 ) -> HttpResponse | None:
     """Show a page asking why; on submit run `perform(obj, reason)` for each selected object."""
     reason = request.POST.get("reason", "").strip()
+    if has_refused_characters(reason):
+        reason = ""  # asked again, like a missing reason: the audit log stores text only
     if "apply" in request.POST and reason:
         for obj in queryset:
             perform(obj, reason)

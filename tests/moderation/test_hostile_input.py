@@ -1,5 +1,6 @@
-"""Reports refuse NUL and unpaired surrogate characters, over the API and from the profile
-page's plain form, before anything reaches the database (PostgreSQL refuses NUL)."""
+"""Reports and moderators' reasons refuse NUL and unpaired surrogate characters, over the API,
+from the profile page's plain form and in the admin, before anything reaches the database
+(PostgreSQL refuses NUL)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from django.contrib.messages import get_messages
 from django.test import Client
 
 from core.errors import Invalid
+from games.models import Game, GameStatus
 from moderation import services
-from moderation.models import Report
+from moderation.models import AuditLog, Report
 from tests.games.helpers import API, Player, assert_error
+from tests.moderation.helpers import run_action
 
 pytestmark = pytest.mark.django_db
 
@@ -49,3 +52,19 @@ def test_report_create_refuses_refused_characters_itself(
         services.report_create(reporter=reporter, **fields)
     assert refusal.value.fields == {field: ["refused character"]}
     assert not Report.objects.exists()
+
+
+def test_an_admin_action_with_a_nul_in_its_reason_asks_again_and_changes_nothing(
+    mod_client: Client, running: Game
+) -> None:
+    response = run_action(mod_client, "game", "abort", [running.pk], reason="stuck\x00")
+    assert response.status_code == 200  # the reason page again
+    assert response.context["missing_reason"]
+    assert Game.objects.get(pk=running.pk).status == GameStatus.ACTIVE
+    assert not AuditLog.objects.exists()
+
+
+def test_the_audit_log_refuses_refused_characters_itself(moderator: User, running: Game) -> None:
+    with pytest.raises(Invalid):
+        services.audit(moderator=moderator, action="abort game", target=running, reason="a\x00")
+    assert not AuditLog.objects.exists()
