@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core import limits
+from games.consumers import CLOSE_UNAUTHENTICATED
 from games.models import ChatMessage
 from tests.games.helpers import Player
 from tests.live.helpers import Sockets, db, event_rows, game_row, open_seats, table
@@ -52,6 +53,16 @@ async def test_refused_frames_get_an_error_and_the_socket_stays_open(sockets: So
     await socket.send({"type": "sync"})
     assert (await socket.state())["seq"] == before.seq
     await db(assert_unchanged, game_id, before)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("token", ["%00", "abc%00def"])
+async def test_a_token_with_a_nul_is_refused_as_unauthenticated(
+    sockets: Sockets, token: str
+) -> None:
+    game_id, _ = await db(table, 3)
+    assert await sockets.refused(game_id, token=token) == CLOSE_UNAUTHENTICATED
 
 
 # -- arbitrary frames -------------------------------------------------------------------------
