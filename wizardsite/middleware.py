@@ -1,5 +1,6 @@
 """Input refused before any view runs: over-large API bodies (413) and NUL characters in the
-path or query string (400), in the contract's JSON error shape under /api/."""
+path, query string, cookies or Authorization header (400), in the contract's JSON error shape
+under /api/."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def malformed(message: str) -> JsonResponse:
 
 class RequestInputMiddleware:
     """Checks the size of API bodies (with or without Content-Length) and the text of every
-    path and query string."""
+    path, query string, cookie and Authorization header."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -39,7 +40,7 @@ class RequestInputMiddleware:
             if refused is not None:
                 return refused
         if _has_refused_text(request):
-            message = "The address holds a NUL or an unpaired surrogate character."
+            message = "The request holds a NUL or an unpaired surrogate character."
             if api:
                 return malformed(message)
             raise BadRequest(message)
@@ -61,9 +62,10 @@ class RequestInputMiddleware:
 
 
 def _has_refused_text(request: HttpRequest) -> bool:
-    if has_refused_characters(request.path):
-        return True
-    return any(
-        has_refused_characters(key) or any(has_refused_characters(value) for value in values)
-        for key, values in request.GET.lists()
-    )
+    """NUL or unpaired surrogates in the path, the query string, a cookie (the session key is
+    looked up) or the Authorization header (the token is looked up)."""
+    texts = [request.path, request.META.get("HTTP_AUTHORIZATION", "")]
+    texts.extend(request.COOKIES.values())
+    for key, values in request.GET.lists():
+        texts.extend([key, *values])
+    return any(has_refused_characters(text) for text in texts)

@@ -22,7 +22,8 @@ def add_components(result: Schema, generator: Any, request: Any, public: bool) -
 
 # wizardsite.middleware answers these for any API request, before its view runs.
 _ANY_REQUEST = {
-    "400": "invalid: a malformed request (NUL characters in the address, a bad Content-Length).",
+    "400": "invalid: a malformed request (NUL in the address, a cookie or a header; a bad "
+    "Content-Length).",
     "413": "invalid: the request body is larger than the API accepts.",
 }
 

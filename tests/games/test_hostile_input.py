@@ -164,3 +164,16 @@ def test_chat_post_refuses_refused_characters_itself(
         services.chat_post(game_id=running.pk, user=user, text=f"hi{refused}")
     assert refusal.value.fields == {"text": ["refused character"]}
     assert not ChatMessage.objects.exists()
+
+
+def test_nul_in_the_authorization_header_is_invalid(players: list[Player]) -> None:
+    client = Client(HTTP_AUTHORIZATION="Token abc\x00def")
+    assert_error(client.get(f"{API}/games/"), 400, "invalid")
+
+
+@pytest.mark.parametrize("url", [f"{API}/games/", "/lobby/"])
+def test_nul_in_a_cookie_is_a_bad_request(url: str) -> None:
+    client = Client()
+    client.cookies[settings.SESSION_COOKIE_NAME] = "abcdefgh\x00"
+    response = client.get(url)
+    assert response.status_code == 400
