@@ -58,8 +58,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             content = json.loads(text_data or bytes_data or b"")
-        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        except ValueError:  # UnicodeDecodeError is a ValueError
             await self._send_error(error_body("invalid", "Messages are JSON objects."))
+            return
+        except RecursionError:
+            await self._send_error(error_body("invalid", "JSON is nested too deep."))
             return
         problem = json_problem(content)
         if problem is not None:
