@@ -6,11 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core.errors import NotAuthenticated
+from core.errors import Invalid, NotAuthenticated
 
 
 def player(request: Request) -> User:
@@ -27,6 +28,13 @@ class Pagination(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 1000
+
+    def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> list[Any] | None:
+        """One page; a page number that is not one of the list's pages is 400 `invalid`."""
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except NotFound as error:
+            raise Invalid(str(error.detail), fields={"page": [str(error.detail)]}) from None
 
 
 def paginate(request: Request, items: Any, view: Any, *, present: Callable[[Any], Any]) -> Response:

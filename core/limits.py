@@ -50,3 +50,5 @@ def for_clients() -> dict[str, int]:
 USERNAME_PATTERN: Final = r"[A-Za-z0-9_-]+"
 USERNAME_MIN_LENGTH: Final = 2
 USERNAME_MAX_LENGTH: Final = 30
+
+JSON_MAX_DEPTH: Final = 32  # nesting of arrays and objects in a request body or socket message

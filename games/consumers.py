@@ -16,6 +16,7 @@ from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
 from apikit import throttles
 from core.errors import Error, error_body, refusal_body
+from core.text import json_problem
 from games import push, selectors, services
 from games.models import Game
 from games.selectors import GameView
@@ -71,8 +72,15 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             content = json.loads(text_data or bytes_data or b"")
-        except (ValueError, UnicodeDecodeError):
+        except ValueError:  # UnicodeDecodeError is a ValueError
             await self._send_error(error_body("invalid", "Messages are JSON objects."))
+            return
+        except RecursionError:
+            await self._send_error(error_body("invalid", "JSON is nested too deep."))
+            return
+        problem = json_problem(content)
+        if problem is not None:
+            await self._send_error(error_body("invalid", problem))
             return
         await self.receive_json(content)
 

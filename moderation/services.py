@@ -18,6 +18,7 @@ from accounts import services as accounts_services
 from accounts.models import Suspension
 from core import limits
 from core.errors import Forbidden, Invalid, NotAPlayer, NotFound, RateLimited
+from core.text import clean_text
 from games import push
 from games import services as games_services
 from games.models import ChatMessage, Game
@@ -27,6 +28,7 @@ from moderation.models import AuditLog, Report, ReportStatus
 
 def audit(*, moderator: User | None, action: str, target: Model, reason: str = "") -> AuditLog:
     """Record who did what to what, and why."""
+    clean_text(reason, field="reason")
     return AuditLog.objects.create(
         moderator=moderator,
         action=action,
@@ -120,7 +122,8 @@ def report_create(
     *, reporter: User, username: str, reason: str, message_id: int | None = None
 ) -> Report:
     """A player reports another player, or one of their chat messages, with a reason."""
-    reason = reason.strip()
+    reason = clean_text(reason, field="reason").strip()
+    clean_text(username, field="username")
     length = f"1 to {limits.REASON_MAX_LENGTH}"
     if not 1 <= len(reason) <= limits.REASON_MAX_LENGTH:
         raise Invalid(f"Say why, in {length} characters.", fields={"reason": [length]})

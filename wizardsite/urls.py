@@ -62,5 +62,6 @@ urlpatterns = [
     *pages,
 ]
 
+handler400 = "wizardsite.views.bad_request"
 handler404 = "wizardsite.views.page_not_found"
 handler500 = "wizardsite.views.server_error"

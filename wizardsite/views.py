@@ -6,14 +6,18 @@ from functools import cache
 from pathlib import Path
 
 import markdown
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
+from django.views.decorators.csrf import csrf_exempt
+from django.views.defaults import bad_request as html_bad_request
 from django.views.defaults import page_not_found as html_page_not_found
 from django.views.defaults import server_error as html_server_error
 
 from core.errors import error_body
+from wizardsite.middleware import malformed, too_large
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "games" / "rules"
 
@@ -38,6 +42,7 @@ def rules_html(language: str) -> SafeString:
     return safe
 
 
+@csrf_exempt  # a POST to an unknown API path is a 404 too, not the CSRF failure page
 def api_not_found(request: HttpRequest) -> JsonResponse:
     return JsonResponse(error_body("not_found", "There is no such API endpoint."), status=404)
 
@@ -46,6 +51,15 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if request.path.startswith("/api/"):
         return api_not_found(request)
     return html_page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 400s (an over-large or malformed request) in the JSON error shape under /api/."""
+    if request.path.startswith("/api/"):
+        if isinstance(exception, RequestDataTooBig):
+            return too_large()
+        return malformed("The request was not understood.")
+    return html_bad_request(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from rest_framework.authtoken.models import Token
 
+from core.text import has_refused_characters
+
 
 class TokenAuthMiddleware:
     """Sets scope["user"] from a `token` query parameter; without one the session decides."""
@@ -27,6 +29,8 @@ class TokenAuthMiddleware:
 
 
 def _user_for_token(key: str) -> User | AnonymousUser:
+    if has_refused_characters(key):  # PostgreSQL refuses NUL in a query
+        return AnonymousUser()
     token = Token.objects.select_related("user").filter(key=key).first()
     if token is None or not token.user.is_active:
         return AnonymousUser()

@@ -9,6 +9,7 @@ from django.utils import timezone
 from accounts.standing import ensure_can_play
 from core import limits
 from core.errors import Invalid, NotAPlayer, NotFound, RateLimited
+from core.text import clean_text
 from games import push, selectors
 from games.models import ChatMessage
 
@@ -18,7 +19,7 @@ def chat_post(*, game_id: int, user: User, text: object) -> ChatMessage:
     ensure_can_play(user)
     if not isinstance(text, str):
         raise Invalid("'text' must be a string.", fields={"text": ["not a string"]})
-    text = text.strip()
+    text = clean_text(text, field="text").strip()
     length = f"1 to {limits.CHAT_MAX_LENGTH}"
     if not 1 <= len(text) <= limits.CHAT_MAX_LENGTH:
         raise Invalid(f"A message has {length} characters.", fields={"text": [length]})

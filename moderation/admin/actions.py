@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from core.errors import ApplicationError
+from core.text import has_refused_characters
 
 
 def with_reason(
@@ -22,6 +23,8 @@ def with_reason(
 ) -> HttpResponse | None:
     """Show a page asking why; on submit run `perform(obj, reason)` for each selected object."""
     reason = request.POST.get("reason", "").strip()
+    if has_refused_characters(reason):
+        reason = ""  # asked again, like a missing reason: the audit log stores text only
     if "apply" in request.POST and reason:
         done = 0
         for obj in queryset:

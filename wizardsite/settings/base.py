@@ -42,6 +42,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "wizardsite.middleware.RequestInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -135,7 +136,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["apikit.parsers.SafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "apikit.api.Pagination",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -170,6 +171,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "wizardsite.schema_hooks.add_components",
+        "wizardsite.schema_hooks.add_request_refusals",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -236,6 +238,8 @@ AXES_HANDLER = (
     else "axes.handlers.database.AxesDatabaseHandler"
 )
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
+# API bodies above this many bytes get 413 (the contract's bodies are a few hundred bytes).
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024)
 
 # The game's own settings.
 TURN_SECONDS_DEFAULT = env_int("TURN_SECONDS_DEFAULT", 60)  # R16
