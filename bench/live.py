@@ -87,7 +87,7 @@ def cpu_parts(result: Result) -> dict[str, float]:
 def result_line(result: Result, busy: str) -> str:
     parts = cpu_parts(result)
     split = ", ".join(f"{name} {parts[name]:.2f}" for name in SERVER_PARTS)
-    client = 100 * result.cpu.get("client", 0.0) / result.window if result.window else 0.0
+    client = share(result, result.cpu.get("client", 0.0))
     errors = ", ".join(f"{code} {n}" for code, n in result.errors.most_common()) or "none"
     return (
         f"live: {result.mode:6} K={result.games:<3} p50 {ms(percentile(result.latencies, 0.5))} ms,"
@@ -96,8 +96,20 @@ def result_line(result: Result, busy: str) -> str:
         f"live:            {result.applied} moves applied in {result.window:.1f} s,"
         f" {len(result.latencies)} latency samples, {result.finished} games finished,"
         f" {result.lost} moves never on every socket, {result.resyncs} stalled-table resyncs,"
-        f" errors: {errors}; client CPU {client:.0f}% of a core; {busy}"
+        f" errors: {errors}; CPU of this client {client:.0f}% of a core, of other processes"
+        f" {share(result, other_load(result)):.0f}%; {busy}"
     )
+
+
+def share(result: Result, seconds: float) -> float:
+    """Percent of one core over the window."""
+    return 100 * seconds / result.window if result.window > 0 else 0.0
+
+
+def other_load(result: Result) -> float:
+    """CPU seconds the machine spent in the window outside this stack and this client."""
+    ours = sum(result.cpu.get(name, 0.0) for name in (*SERVER_PARTS, "client"))
+    return max(0.0, result.cpu.get("machine", 0.0) - ours)
 
 
 def markdown_table(rows: list[tuple[Result, str]], server: str) -> str:
@@ -116,12 +128,15 @@ def markdown_table(rows: list[tuple[Result, str]], server: str) -> str:
             f" | {parts['redis']:.2f} |"
         )
     busy = [f"{r.mode} K={r.games}" for r, note in rows if not note.startswith("nothing else")]
+    loaded = max((share(r, other_load(r)) for r, _ in rows), default=0.0)
     lines.append("")
     lines.append(
-        f"Web server: {server}. CPU per move applied: user + system seconds of each part in the"
-        " window over the moves applied in it; PostgreSQL and Redis are the machine's shared"
-        " servers"
-        + (f" (other clients were active during {', '.join(busy)})." if busy else ", idle else.")
+        f"Web server: {server}. Latency: from sending a move until all four players' sockets"
+        " hold a view that includes it. CPU per move: user + system seconds of each part in"
+        " the window over the moves applied in it; PostgreSQL and Redis are the machine's"
+        " shared servers"
+        + (f" (other clients were active during {', '.join(busy)})" if busy else ", idle else")
+        + f"; other processes of the machine used up to {loaded:.0f}% of a core."
     )
     return "\n".join(lines)
 

@@ -260,7 +260,18 @@ def cpu_snapshot(stack: Stack, redis_port: int) -> dict[str, float]:
     redis = pids_where(lambda comm, line: comm == "redis-server" and f":{redis_port}" in line)
     snapshot["redis"] = sum(cpu_seconds(pid) for pid in redis)
     snapshot["client"] = time.process_time()
+    snapshot["machine"] = machine_busy_seconds()
     return snapshot
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every core of the machine has spent busy (not idle nor waiting on I/O)."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]
+    except OSError:
+        return 0.0
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields)
+    return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS
 
 
 def cpu_report(before: dict[str, float], after: dict[str, float], seconds: float) -> str:
