@@ -71,6 +71,7 @@ from bench.postgres import ensure_database  # noqa: E402
 MODES = ("socket", "rest", "think")
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/wizard_bench_live"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/5"
+BUSY_MACHINE_PERCENT = 20  # other processes' CPU, in % of a core, that makes a run suspect
 
 
 # --------------------------------------------------------------------------- closed loop
@@ -170,6 +171,8 @@ async def closed_loop(args: argparse.Namespace, stack: Stack, accounts: list[Acc
                 )
             else:
                 busy = "nothing else used PostgreSQL or Redis"
+            if share(result, other_load(result)) > BUSY_MACHINE_PERCENT:
+                busy += "; MACHINE BUSY: other processes competed for the cores"
             print(result_line(result, busy), flush=True)
             rows.append((result, busy))
     print()
@@ -276,6 +279,13 @@ def parse_arguments() -> argparse.Namespace:
 def main() -> None:
     args = parse_arguments()
     print(f"live: command: {shlex.join(sys.orig_argv)}", flush=True)
+    if args.modes != ["think"]:
+        print(
+            "live: PostgreSQL and redis-server are this machine's shared servers, and the cores"
+            " are shared too: the CPU and latency figures hold only while nothing else runs"
+            " (each line says whether something did)",
+            flush=True,
+        )
     signal.signal(signal.SIGTERM, interrupted)  # stop the stack on `kill` too, not only Ctrl-C
     signal.signal(signal.SIGINT, interrupted)  # even when started with SIGINT ignored
 
