@@ -221,9 +221,13 @@ def parse_arguments() -> argparse.Namespace:
         type=int,
         help="concurrent games (socket/rest: one K, not the sweep; think: default 50)",
     )
-    parser.add_argument("--sweep", type=numbers, default=[1, 5, 20], help="the Ks, in order")
+    parser.add_argument(
+        "--sweep", type=numbers, default=[1, 5, 20], help="the Ks, in order (default 1,5,20)"
+    )
     parser.add_argument("--seconds", type=float, help="measured window per run (20; think 60)")
-    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before each window")
+    parser.add_argument(
+        "--warmup", type=float, default=3.0, help="seconds of play before each window (default 3)"
+    )
     parser.add_argument("--server", default="daphne", help="daphne or uvicorn-workers:N")
     parser.add_argument("--idle-games", type=int, default=10, help="think: games left to the timer")
     parser.add_argument("--idle-seconds", type=float, default=30.0, help="think: time to watch")
