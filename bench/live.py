@@ -116,9 +116,9 @@ def other_load(result: Result) -> float:
 def markdown_table(rows: list[tuple[Result, str]], server: str) -> str:
     header = (
         "| mode | K | p50 (ms) | p99 (ms) | moves/s | server CPU/move (ms) | web | Celery"
-        " worker + beat | PostgreSQL | Redis |"
+        " worker + beat | PostgreSQL | Redis | other load (% of a core) |"
     )
-    lines = [header, "|" + "---|" * 10]
+    lines = [header, "|" + "---|" * 11]
     for result, _ in rows:
         parts = cpu_parts(result)
         lines.append(
@@ -126,7 +126,7 @@ def markdown_table(rows: list[tuple[Result, str]], server: str) -> str:
             f" | {ms(percentile(result.latencies, 0.99))} | {result.rate:.1f}"
             f" | {parts['total']:.2f} | {parts['web']:.2f}"
             f" | {parts['worker'] + parts['beat']:.2f} | {parts['postgres']:.2f}"
-            f" | {parts['redis']:.2f} |"
+            f" | {parts['redis']:.2f} | {share(result, other_load(result)):.0f} |"
         )
     busy = [f"{r.mode} K={r.games}" for r, note in rows if not note.startswith("nothing else")]
     loaded = max((share(r, other_load(r)) for r, _ in rows), default=0.0)
@@ -137,7 +137,8 @@ def markdown_table(rows: list[tuple[Result, str]], server: str) -> str:
         " the window over the moves applied in it; PostgreSQL and Redis are the machine's"
         " shared servers"
         + (f" (other clients were active during {', '.join(busy)})" if busy else ", idle else")
-        + f"; other processes of the machine used up to {loaded:.0f}% of a core."
+        + "; other load: the CPU the machine's other processes used in the window"
+        + f" (up to {loaded:.0f}% of a core)."
     )
     return "\n".join(lines)
 
