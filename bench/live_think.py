@@ -1,0 +1,268 @@
+"""Think-time play and the turn timer (`--mode think`).
+
+1. Throughput and push latency. Opens `--games` 4-player tables of humans (600 s turns, so the
+   timer never interferes) and connects one websocket per player. A scripted client per player
+   waits for a pushed view in which it is to act, thinks (`--think`), then POSTs a seeded
+   random legal move with the view's `seq` over its own keep-alive HTTP/1.1 connection. For
+   every accepted move: time from the HTTP response's arrival until each of the table's four
+   sockets has received a view with `seq` ≥ the response's (0 when the pushes beat the
+   response). Runs `--seconds` or until every game ends.
+2. Auto-move lateness. Opens `--idle-games` tables with 5 s turns where nobody moves; every
+   socket records, for each pushed view whose `seq` grew (an R16 auto-move), its arrival time
+   minus the `deadline` of the view before it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import functools
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from websockets.exceptions import ConnectionClosed
+
+from bench.live_clients import (
+    PLAYERS,
+    Account,
+    HttpError,
+    Pending,
+    Player,
+    Table,
+    close_all,
+    connect_sockets,
+    legal_move,
+    listen,
+    ms,
+    open_tables,
+    percentile,
+)
+from bench.live_stack import Stack, cpu_report, cpu_snapshot
+
+# --------------------------------------------------------------------------- 1. throughput
+
+
+@dataclass
+class Throughput:
+    running: bool = False
+    started: float = 0.0
+    ended: float = 0.0
+    moves: int = 0
+    latencies: list[float] = field(default_factory=list)  # HTTP answer → every socket
+    round_trips: list[float] = field(default_factory=list)  # HTTP request → every socket
+    pushed_first: int = 0  # every socket had the view before the HTTP answer arrived
+    errors: Counter[str] = field(default_factory=Counter)
+    resyncs: int = 0
+    lost: int = 0
+    finished: int = 0
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    think: float = 0.0  # mean seconds before each move
+
+
+def maybe_move(run: Throughput, table: Table, player: Player) -> None:
+    view = player.view
+    if (
+        not run.running
+        or view is None
+        or view["status"] != "active"
+        or view["to_act"] != view["you"]
+        or not view["legal"]
+        or player.seq <= player.acted_seq
+    ):
+        return
+    player.acted_seq = player.seq
+    task = asyncio.create_task(move(run, table, player, legal_move(player, view)))
+    run.tasks.add(task)
+    task.add_done_callback(run.tasks.discard)
+
+
+async def move(run: Throughput, table: Table, player: Player, body: dict[str, Any]) -> None:
+    table.moving = True
+    if run.think > 0:  # a player looks at the table before moving
+        await asyncio.sleep(run.think * player.rng.uniform(0.5, 1.5))
+    sent = time.perf_counter()
+    try:
+        answer = await player.http.post(f"/api/v1/games/{table.id}/moves/", body)
+    except (HttpError, OSError, asyncio.IncompleteReadError) as error:
+        run.errors[error.code if isinstance(error, HttpError) else "connection"] += 1
+        if player.ws is not None:  # out of step: ask for the view again
+            with contextlib.suppress(ConnectionClosed):
+                await player.ws.send('{"type": "sync"}')
+        return
+    finally:
+        table.moving = False
+    answered = time.perf_counter()
+    if answered <= run.ended or run.running:
+        run.moves += 1
+    seq = int(answer["seq"])
+    waiting = {p.index for p in table.players if p.seq < seq}
+    if waiting:
+        table.pending.append(Pending(seq, sent, answered, waiting))
+    else:  # every socket already has it
+        run.latencies.append(0.0)
+        run.round_trips.append(max(p.reached(seq) or answered for p in table.players) - sent)
+        run.pushed_first += 1
+
+
+def on_view(run: Throughput, table: Table, player: Player, view: dict[str, Any]) -> None:
+    arrived = time.perf_counter()
+    seq = int(view["seq"])
+    if seq < player.seq:
+        return
+    if seq > player.seq:
+        table.progressed = arrived
+        player.arrivals.append((seq, arrived))
+    player.view, player.seq = view, seq
+    for pending in list(table.pending):
+        if seq >= pending.seq and player.index in pending.waiting:
+            pending.waiting.discard(player.index)
+            if not pending.waiting:
+                table.pending.remove(pending)
+                run.latencies.append(max(0.0, arrived - pending.answered))
+                run.round_trips.append(arrived - pending.sent)
+    if view["status"] != "active" and not table.finished:
+        table.finished = True
+        run.finished += 1
+    maybe_move(run, table, player)
+
+
+async def throughput(
+    port: int, accounts: list[Account], games: int, seconds: float, seed: int, think: float
+) -> Throughput:
+    tables = await open_tables(port, accounts, games, turn_seconds=600, seed=seed)
+    await connect_sockets(port, tables)
+    run = Throughput(think=think)
+    listeners = [
+        asyncio.create_task(listen(p, functools.partial(on_view, run, t, p)))
+        for t in tables
+        for p in t.players
+    ]
+    try:
+        run.running = True
+        run.started = time.perf_counter()
+        for table in tables:
+            table.progressed = run.started
+            for player in table.players:
+                maybe_move(run, table, player)
+        limit = run.started + seconds
+        while (now := time.perf_counter()) < limit and run.finished < len(tables):
+            await asyncio.sleep(0.25)
+            for table in tables:  # a lost push stalls a table: its players ask again
+                if not table.finished and not table.moving and now - table.progressed > 5:
+                    table.progressed = now
+                    run.resyncs += 1
+                    for player in table.players:
+                        if player.ws is not None:
+                            with contextlib.suppress(ConnectionClosed):
+                                await player.ws.send('{"type": "sync"}')
+        run.running = False
+        run.ended = time.perf_counter()
+        settle = run.ended + 5  # answers in flight, and the pushes that follow them
+        while (run.tasks or any(t.pending for t in tables)) and time.perf_counter() < settle:
+            await asyncio.sleep(0.05)
+        run.lost = sum(len(t.pending) for t in tables)
+    finally:
+        for task in run.tasks | set(listeners):
+            task.cancel()
+        await asyncio.gather(*run.tasks, *listeners, return_exceptions=True)
+        await close_all(tables)
+    return run
+
+
+# --------------------------------------------------------------------------- 2. auto-moves
+
+
+def parse_deadline(text: str | None) -> float | None:
+    return datetime.fromisoformat(text).timestamp() if text else None
+
+
+@dataclass
+class Lateness:
+    samples: list[float] = field(default_factory=list)
+    early: int = 0  # a new view before its deadline: someone (or something) moved
+
+
+async def auto_moves(
+    port: int, accounts: list[Account], games: int, seconds: float, seed: int
+) -> Lateness:
+    # Tables start at random points of the timer sweep's 1 s period, as real ones do.
+    tables = await open_tables(port, accounts, games, turn_seconds=5, seed=seed, stagger=1.0)
+    await connect_sockets(port, tables)
+    found = Lateness()
+
+    def on_idle_view(player: Player, view: dict[str, Any]) -> None:
+        arrived = time.time()
+        seq = int(view["seq"])
+        previous = player.view
+        if seq <= player.seq:
+            return
+        deadline = parse_deadline(previous["deadline"]) if previous is not None else None
+        if deadline is not None:
+            if arrived >= deadline:
+                found.samples.append(arrived - deadline)
+            else:
+                found.early += 1
+        player.view, player.seq = view, seq
+
+    listeners = [
+        asyncio.create_task(listen(p, functools.partial(on_idle_view, p)))
+        for t in tables
+        for p in t.players
+    ]
+    try:
+        await asyncio.sleep(seconds)
+    finally:
+        for task in listeners:
+            task.cancel()
+        await asyncio.gather(*listeners, return_exceptions=True)
+        await close_all(tables)
+    return found
+
+
+async def measure_think(args: argparse.Namespace, stack: Stack, accounts: list[Account]) -> None:
+    port: int = args.port
+    redis_port = urlsplit(args.redis_url).port or 6379
+    before = cpu_snapshot(stack, redis_port)
+    run = await throughput(port, accounts, args.games, args.seconds, args.seed, args.think)
+    after = cpu_snapshot(stack, redis_port)
+    stack.check_alive()
+    window = run.ended - run.started
+    rate = run.moves / window if window > 0 else 0.0
+    errors = ", ".join(f"{code} {n}" for code, n in run.errors.most_common()) or "none"
+    print(
+        f"live: {run.moves} moves in {window:.1f} s, {run.finished} games finished,"
+        f" {len(run.latencies)} latency samples ({run.pushed_first} pushed before the answer),"
+        f" {run.lost} pushes missing, {run.resyncs} stalled-table resyncs, errors: {errors}"
+    )
+    print(
+        f"live: move request-to-every-socket p50 {ms(percentile(run.round_trips, 0.5))} ms,"
+        f" p99 {ms(percentile(run.round_trips, 0.99))} ms (the answer itself included)"
+    )
+    print(f"live: CPU during the moves (100% = one core): {cpu_report(before, after, window)}")
+
+    print(
+        f"live: {args.idle_games} idle games with 5 s turns for {args.idle_seconds:.0f} s ...",
+        flush=True,
+    )
+    stack.check_alive()
+    late = await auto_moves(port, accounts, args.idle_games, args.idle_seconds, args.seed)
+    stack.check_alive()
+    print(f"live: {len(late.samples)} auto-move pushes observed ({late.early} before a deadline)")
+
+    print(
+        f"live: {rate:.0f} moves/s over {args.games} concurrent {PLAYERS}-player games"
+        f" ({args.think:g} s mean think time)"
+    )
+    print(
+        f"live: move-to-every-socket p50 {ms(percentile(run.latencies, 0.5))} ms,"
+        f" p99 {ms(percentile(run.latencies, 0.99))} ms"
+    )
+    print(
+        f"live: auto-move lateness p50 {ms(percentile(late.samples, 0.5))} ms,"
+        f" p99 {ms(percentile(late.samples, 0.99))} ms"
+    )
