@@ -74,12 +74,13 @@ function startTable() {
     if (!next || next.seq < view.seq) return;  // an older view arrived late: keep the newer one
     if (next.you !== initialYou) { location.reload(); return; }  // you took or left a seat elsewhere
     const previousStatus = view.status;
+    const same = JSON.stringify(next) === JSON.stringify(view);
     view = next;
     if (previousStatus !== view.status) showSections();
     if (view.status === "open") { draw.renderWaiting(view); return; }
     const fresh = (events || []).some((e) => e.seq > known);
     if (view.seq <= known && !fresh) {  // nothing new to play out (a sync, a late answer)
-      if (idle()) render();
+      if (idle() && !same) render();  // an unchanged view leaves the controls as they are
       return;
     }
     ingestsPending += 1;
@@ -371,9 +372,16 @@ function startTable() {
     root.classList.toggle("my-turn", myTurn);
     if (myTurn && !wasMyTurn) {
       sound.yourTurnChime();
+      bringTableIntoView();
       focusFirstControl();
     }
     wasMyTurn = myTurn;
+  }
+
+  /* Your turn: the whole table comes back on screen if the page was scrolled away from it. */
+  function bringTableIntoView() {
+    const box = $("arena").getBoundingClientRect();
+    if (box.top < -1 || box.bottom > window.innerHeight + 1) window.scrollTo({ top: 0, behavior: "instant" });
   }
 
   function focusFirstControl() {
