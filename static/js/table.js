@@ -32,7 +32,6 @@ function startTable() {
   let known = view.seq;          // every event up to this seq is shown or queued
   const queue = [];
   let running = false;
-  let ingesting = Promise.resolve();
   let sending = false;
   let showingLastTrick = false;
   let wasMyTurn = false;
@@ -41,8 +40,8 @@ function startTable() {
   let leaving = false;
 
   const pace = () => PACES[paceName];
-  let ingestsPending = 0;       // views received whose events are not queued yet
-  const idle = () => !running && queue.length === 0 && ingestsPending === 0;
+  let fetching = false;          // missing events are being fetched
+  const idle = () => !running && queue.length === 0 && !fetching && known >= view.seq;
   const name = (seat) => draw.playerName(scene, seat);
 
   /* ---- the scene: what the screen shows ------------------------------------------------- */
@@ -69,6 +68,9 @@ function startTable() {
   }
 
   /* ---- receiving ------------------------------------------------------------------------- */
+  /* A view and the events that led to it. Events that follow on from what the page has are
+     queued at once; a gap (a lost push, or a REST answer, which carries no events) is filled
+     from /events/ — after a REST answer the push usually brings them a moment later. */
   function receive(next, events) {
     if (leaving) return;  // a join, leave or rematch form is on its way: the next page will show it
     if (!next || next.seq < view.seq) return;  // an older view arrived late: keep the newer one
@@ -78,30 +80,33 @@ function startTable() {
     view = next;
     if (previousStatus !== view.status) showSections();
     if (view.status === "open") { draw.renderWaiting(view); return; }
-    const fresh = (events || []).some((e) => e.seq > known);
-    if (view.seq <= known && !fresh) {  // nothing new to play out (a sync, a late answer)
-      if (idle() && !same) render();  // an unchanged view leaves the controls as they are
+    const fresh = (events || []).filter((e) => e.seq > known);
+    if (fresh.length && fresh[0].seq === known + 1) {
+      fresh.forEach((e) => { queue.push(e); known = e.seq; });
+    }
+    if (known >= view.seq) {
+      if (queue.length) pump();
+      else if (idle() && !same) render();  // an unchanged view leaves the controls as they are
       return;
     }
-    ingestsPending += 1;
-    ingesting = ingesting.then(() => ingest(events)).catch(() => {}).finally(() => {
-      ingestsPending -= 1;
-      pump();
-    });
+    render();  // behind the view: no controls until its events are in
+    if (events === null && socket.isOpen) setTimeout(fillGap, 1000);
+    else fillGap();
   }
 
-  async function ingest(events) {
-    let fresh = (events || []).filter((e) => e.seq > known);
-    const target = view.seq;
-    if (target > known && (!fresh.length || fresh[0].seq !== known + 1)) {
-      try {  // a gap (a lost push, or a REST answer): fetch the rows we have not seen
-        fresh = (await fetchAll(api + "events/?page_size=500&after=" + known)).filter((e) => e.seq > known);
-      } catch (error) {
-        fresh = [];
-      }
+  async function fillGap() {
+    if (fetching || known >= view.seq) return;
+    fetching = true;
+    try {
+      const rows = await fetchAll(api + "events/?page_size=500&after=" + known);
+      rows.filter((e) => e.seq > known).forEach((e) => { queue.push(e); known = e.seq; });
+    } catch (error) {
+      /* the view below is still right; only its animation is lost */
+    } finally {
+      known = Math.max(known, view.seq);
+      fetching = false;
+      pump();
     }
-    fresh.forEach((e) => { queue.push(e); known = Math.max(known, e.seq); });
-    known = Math.max(known, target);
   }
 
   async function pump() {
@@ -429,9 +434,8 @@ function startTable() {
     try {
       const { ok, data } = await fetchJSON(api + "moves/", { method: "POST", body: { ...body, seq: view.seq } });
       if (ok) {
-        // The push with the events normally comes first; the answer covers a lost one.
-        const answer = data;
-        setTimeout(() => receive(answer, null), socket.isOpen ? 1200 : 0);
+        // The push with the events comes with the answer or just after; the answer covers a lost one.
+        receive(data, null);
       } else {
         const code = data.error ? data.error.code : "invalid";
         showError(errorText(code, data.error && data.error.message));
@@ -538,6 +542,7 @@ function startTable() {
     get view() { return view; },
     get scene() { return scene; },
     get busy() { return !idle() || sending; },
+    get progress() { return { running, queued: queue.map((e) => e.seq + ":" + e.type), fetching, sending, known, shown: scene.seq }; },
     sendMove,
   };
 }
