@@ -526,6 +526,18 @@ function startTable() {
     button.textContent = gettext("Copied");
   }));
   window.addEventListener("resize", () => draw.layoutHand());
+  // Keyboard play: the arrow keys move between the cards of your hand or the bid buttons.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    const row = event.target.closest && event.target.closest("#hand, #controls");
+    if (!row) return;
+    const buttons = [...row.querySelectorAll("button:not(:disabled)")];
+    const at = buttons.indexOf(event.target);
+    if (at < 0) return;
+    const next = buttons[(at + (event.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length];
+    next.focus({ preventScroll: true });
+    event.preventDefault();
+  });
   document.addEventListener("submit", (event) => {
     if (event.target.method === "post" && event.target.id !== "chat-form") leaving = true;
   });
