@@ -32,7 +32,6 @@ function startTable() {
   let known = view.seq;          // every event up to this seq is shown or queued
   const queue = [];
   let running = false;
-  let ingesting = Promise.resolve();
   let sending = false;
   let showingLastTrick = false;
   let wasMyTurn = false;
@@ -41,8 +40,8 @@ function startTable() {
   let leaving = false;
 
   const pace = () => PACES[paceName];
-  let ingestsPending = 0;       // views received whose events are not queued yet
-  const idle = () => !running && queue.length === 0 && ingestsPending === 0;
+  let fetching = false;          // missing events are being fetched
+  const idle = () => !running && queue.length === 0 && !fetching && known >= view.seq;
   const name = (seat) => draw.playerName(scene, seat);
 
   /* ---- the scene: what the screen shows ------------------------------------------------- */
@@ -69,38 +68,45 @@ function startTable() {
   }
 
   /* ---- receiving ------------------------------------------------------------------------- */
+  /* A view and the events that led to it. Events that follow on from what the page has are
+     queued at once; a gap (a lost push, or a REST answer, which carries no events) is filled
+     from /events/ — after a REST answer the push usually brings them a moment later. */
   function receive(next, events) {
     if (leaving) return;  // a join, leave or rematch form is on its way: the next page will show it
     if (!next || next.seq < view.seq) return;  // an older view arrived late: keep the newer one
     if (next.you !== initialYou) { location.reload(); return; }  // you took or left a seat elsewhere
     const previousStatus = view.status;
+    const same = JSON.stringify(next) === JSON.stringify(view);
     view = next;
     if (previousStatus !== view.status) showSections();
     if (view.status === "open") { draw.renderWaiting(view); return; }
-    const fresh = (events || []).some((e) => e.seq > known);
-    if (view.seq <= known && !fresh) {  // nothing new to play out (a sync, a late answer)
-      if (idle()) render();
+    const fresh = (events || []).filter((e) => e.seq > known);
+    if (fresh.length && fresh[0].seq === known + 1) {
+      fresh.forEach((e) => { queue.push(e); known = e.seq; });
+    }
+    if (known >= view.seq) {
+      if (queue.length) pump();
+      else if (idle() && !same) render();  // an unchanged view leaves the controls as they are
       return;
     }
-    ingestsPending += 1;
-    ingesting = ingesting.then(() => ingest(events)).catch(() => {}).finally(() => {
-      ingestsPending -= 1;
-      pump();
-    });
+    render();  // behind the view: no controls until its events are in
+    if (events === null && socket.isOpen) setTimeout(fillGap, 1000);
+    else fillGap();
   }
 
-  async function ingest(events) {
-    let fresh = (events || []).filter((e) => e.seq > known);
-    const target = view.seq;
-    if (target > known && (!fresh.length || fresh[0].seq !== known + 1)) {
-      try {  // a gap (a lost push, or a REST answer): fetch the rows we have not seen
-        fresh = (await fetchAll(api + "events/?page_size=500&after=" + known)).filter((e) => e.seq > known);
-      } catch (error) {
-        fresh = [];
-      }
+  async function fillGap() {
+    if (fetching || known >= view.seq) return;
+    fetching = true;
+    try {
+      const rows = await fetchAll(api + "events/?page_size=500&after=" + known);
+      rows.filter((e) => e.seq > known).forEach((e) => { queue.push(e); known = e.seq; });
+    } catch (error) {
+      /* the view below is still right; only its animation is lost */
+    } finally {
+      known = Math.max(known, view.seq);
+      fetching = false;
+      pump();
     }
-    fresh.forEach((e) => { queue.push(e); known = Math.max(known, e.seq); });
-    known = Math.max(known, target);
   }
 
   async function pump() {
@@ -371,9 +377,16 @@ function startTable() {
     root.classList.toggle("my-turn", myTurn);
     if (myTurn && !wasMyTurn) {
       sound.yourTurnChime();
+      bringTableIntoView();
       focusFirstControl();
     }
     wasMyTurn = myTurn;
+  }
+
+  /* Your turn: the whole table comes back on screen if the page was scrolled away from it. */
+  function bringTableIntoView() {
+    const box = $("arena").getBoundingClientRect();
+    if (box.top < -1 || box.bottom > window.innerHeight + 1) window.scrollTo({ top: 0, behavior: "instant" });
   }
 
   function focusFirstControl() {
@@ -421,9 +434,8 @@ function startTable() {
     try {
       const { ok, data } = await fetchJSON(api + "moves/", { method: "POST", body: { ...body, seq: view.seq } });
       if (ok) {
-        // The push with the events normally comes first; the answer covers a lost one.
-        const answer = data;
-        setTimeout(() => receive(answer, null), socket.isOpen ? 1200 : 0);
+        // The push with the events comes with the answer or just after; the answer covers a lost one.
+        receive(data, null);
       } else {
         const code = data.error ? data.error.code : "invalid";
         showError(errorText(code, data.error && data.error.message));
@@ -514,6 +526,18 @@ function startTable() {
     button.textContent = gettext("Copied");
   }));
   window.addEventListener("resize", () => draw.layoutHand());
+  // Keyboard play: the arrow keys move between the cards of your hand or the bid buttons.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    const row = event.target.closest && event.target.closest("#hand, #controls");
+    if (!row) return;
+    const buttons = [...row.querySelectorAll("button:not(:disabled)")];
+    const at = buttons.indexOf(event.target);
+    if (at < 0) return;
+    const next = buttons[(at + (event.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length];
+    next.focus({ preventScroll: true });
+    event.preventDefault();
+  });
   document.addEventListener("submit", (event) => {
     if (event.target.method === "post" && event.target.id !== "chat-form") leaving = true;
   });
@@ -530,6 +554,7 @@ function startTable() {
     get view() { return view; },
     get scene() { return scene; },
     get busy() { return !idle() || sending; },
+    get progress() { return { running, queued: queue.map((e) => e.seq + ":" + e.type), fetching, sending, known, shown: scene.seq }; },
     sendMove,
   };
 }

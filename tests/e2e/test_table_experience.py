@@ -106,6 +106,23 @@ def my_move(player: Player, rng: random.Random) -> None:
     raise AssertionError(f"{player.username}: no control to act with")
 
 
+def act_until_summary(player: Player) -> None:
+    """Round 1: the player's decisions (a trump choice if a Wizard was turned, then the bid)
+    until the blind trick has played itself and the round summary shows."""
+    page = player.page
+    rng = random.Random(1)
+    summary = page.locator('[data-testid="round-summary"]')
+    for _decision in range(3):
+        page.wait_for_function(
+            f"() => ({MY_TURN_JS})() || !document.getElementById('round-summary').hidden",
+            timeout=NORMAL_MS,
+        )
+        if summary.is_visible():
+            return
+        my_move(player, rng)
+    summary.wait_for(state="visible", timeout=NORMAL_MS)
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_solo_game_shows_every_trick_and_round(
     browser: Any, server_url: str, artifacts: Path, size: str
@@ -155,11 +172,14 @@ def test_solo_game_shows_every_trick_and_round(
                 you = view["you"]
                 seat = page.locator(f'[data-testid="seat-{you}"]')
                 assert seat.get_attribute("data-active") == "true", page.evaluate(
-                    "() => [JSON.stringify(WizardTable.scene.to_act), WizardTable.busy,"
+                    "() => [JSON.stringify(WizardTable.progress), WizardTable.view.seq,"
+                    " JSON.stringify(WizardTable.scene.to_act), WizardTable.busy,"
                     " document.querySelector('[data-testid=seat-0]').outerHTML.slice(0, 200),"
                     " JSON.stringify(WizardTable.view.to_act)]"
                 )
-                assert page.locator('[data-testid="your-turn"]').is_visible()
+                assert page.locator('[data-testid="your-turn"]').is_visible(), page.evaluate(
+                    "() => [JSON.stringify(WizardTable.progress), WizardTable.view.seq]"
+                )
                 wanted = [
                     '[data-testid="hand"]',
                     '[data-testid="hand-card"]',
@@ -171,7 +191,11 @@ def test_solo_game_shows_every_trick_and_round(
                 if "bids" in view["legal"]:
                     wanted.append('[data-testid="bid-button"]')
                 off = page.evaluate(ON_SCREEN_JS, wanted)
-                assert not off, f"round {round_number}, {size}: {off}"
+                assert not off, f"round {round_number}, {size}: {off}; scrolled to " + str(
+                    page.evaluate(
+                        "() => [scrollX, scrollY, document.activeElement.outerHTML.slice(0, 120)]"
+                    )
+                )
                 assert page.evaluate("() => document.title").startswith("●")
                 turns += 1
                 if turns in (1, 3, 6):
@@ -208,8 +232,7 @@ def test_blind_card_revealed_matches_the_events(browser: Any, server_url: str) -
         page.locator("#play-bots").click()
         page.wait_for_url("**/games/*/")
         page.evaluate(RECORDER_JS)
-        page.locator('[data-testid="bid-button"]:not([disabled])').first.click()
-        page.locator('[data-testid="round-summary"]').wait_for(state="visible", timeout=NORMAL_MS)
+        act_until_summary(player)
         shown = page.locator('[data-testid="round-summary"] .reveal [data-card]').get_attribute(
             "data-card"
         )
@@ -303,10 +326,8 @@ def test_table_in_every_language_has_no_english_left(
             page.locator("#language").select_option(language)
         page.locator("#play-bots").click()
         page.wait_for_url("**/games/*/")
-        page.wait_for_function(MY_TURN_JS, timeout=NORMAL_MS)
-        page.locator('[data-testid="bid-button"]:not([disabled])').first.click()
+        act_until_summary(player)
         summary = page.locator('[data-testid="round-summary"]')
-        summary.wait_for(state="visible", timeout=NORMAL_MS)
         page.screenshot(path=str(artifacts / f"table-{language}-summary.png"))
         texts = [
             page.locator('[data-testid="table"]').inner_text(),
@@ -355,5 +376,81 @@ def test_a_notice_says_when_the_server_moved_for_you(
         notice.wait_for(state="visible", timeout=NORMAL_MS)  # nobody clicks: the timer moves
         assert "server" in notice.inner_text() and "for you" in notice.inner_text()
         page.screenshot(path=str(artifacts / "auto-move-notice.png"))
+    finally:
+        player.close()
+
+
+def _play_through_api(player: Player, game_id: int, *, until_round: int) -> None:
+    """The player's own moves sent with their API token (the first legal one), until they are
+    to bid in `until_round`: a quick way to the biggest hands."""
+    from tests.e2e.helpers import PASSWORD
+
+    api = player.context.request
+    token = api.post(
+        "/api/v1/accounts/token/", data={"username": player.username, "password": PASSWORD}
+    ).json()["token"]
+    headers = {"Authorization": f"Token {token}"}
+    view = api.get(f"/api/v1/games/{game_id}/", headers=headers).json()
+    while view["status"] == "active":
+        if view["round"]["number"] >= until_round and "bids" in (view["legal"] or {}):
+            return
+        ((kind, options),) = view["legal"].items()
+        body = {
+            "bids": {"type": "bid", "bid": options[0]},
+            "cards": {"type": "play", "card": options[0]},
+        }.get(kind, {"type": "trump", "suit": options[0]})
+        answer = api.post(
+            f"/api/v1/games/{game_id}/moves/", data={**body, "seq": view["seq"]}, headers=headers
+        )
+        assert answer.ok, answer.text()
+        view = answer.json()
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080), (390, 844)], ids=str)
+def test_twenty_cards_fit_the_screen(
+    browser: Any, server_url: str, artifacts: Path, size: tuple[int, int]
+) -> None:
+    """The last round of a 3-seat game: 20 cards in hand, 21 bid buttons, all on screen."""
+    width, height = size
+    player = sign_up(
+        browser,
+        server_url,
+        f"big_{width}",
+        viewport={"width": width, "height": height},
+        is_mobile=width < 500,
+        has_touch=width < 500,
+    )
+    page = player.page
+    errors, foreign = watch_page(player, server_url)
+    try:
+        page.goto("/lobby/")
+        form = page.locator("#create-table")
+        form.locator("#id_seats").select_option("3")
+        form.locator("#id_bots").select_option("2")
+        form.locator("button[type=submit]").click()
+        page.wait_for_url("**/games/*/")
+        game_id = page.evaluate("() => WizardTable.view.id")
+        _play_through_api(player, game_id, until_round=20)
+        page.reload()
+        page.wait_for_function(MY_TURN_JS, timeout=NORMAL_MS)
+        wanted = [
+            '[data-testid="hand-card"]',
+            '[data-testid="bid-button"]',
+            '[data-testid="trick"]',
+            '[data-testid="turn-timer"]',
+            '[data-testid="your-turn"]',
+            "#trump",
+        ]
+        assert page.locator('[data-testid="hand-card"]').count() == 20
+        off = page.evaluate(ON_SCREEN_JS, wanted)
+        assert not off, off
+        page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}.png"))
+        page.locator('[data-testid="bid-button"]:not([disabled])').first.click()
+        page.wait_for_function(MY_TURN_JS, timeout=NORMAL_MS)
+        off = page.evaluate(ON_SCREEN_JS, [*wanted[:1], *wanted[2:]])
+        assert not off, off
+        page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}-play.png"))
+        assert not errors, errors
+        assert not foreign, foreign
     finally:
         player.close()
