@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from channels.layers import get_channel_layer
-from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from games import push
 from tests.faults.conftest import PrivateRedis
@@ -25,7 +25,7 @@ def worker_push(private_redis: PrivateRedis, settings: Any) -> Iterator[PrivateR
     """This process pushes as a Celery worker does, to the private Redis."""
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": private_redis.url, **settings.REDIS_HOST_OPTIONS}]},
         }
     }
@@ -38,36 +38,42 @@ def worker_push(private_redis: PrivateRedis, settings: Any) -> Iterator[PrivateR
         push._own_loop = own
 
 
-def listen(url: str) -> tuple[RedisChannelLayer, str]:
-    layer = RedisChannelLayer(hosts=[{"address": url}])
+class Listener:
+    """A socket's side, in a thread with its own loop: subscribed to GROUP before any push,
+    counting what arrives until a quiet second."""
 
-    async def join() -> str:
-        channel: str = await layer.new_channel()
-        await layer.group_add(GROUP, channel)
-        return channel
+    def __init__(self, url: str) -> None:
+        self.layer = RedisPubSubChannelLayer(hosts=[{"address": url}])
+        self.ready = threading.Event()
+        self.count = 0
+        self.thread = threading.Thread(target=lambda: asyncio.run(self._listen()), daemon=True)
+        self.thread.start()
+        assert self.ready.wait(10), "the listener did not subscribe"
 
-    return layer, asyncio.run(join())
-
-
-def received(layer: RedisChannelLayer, channel: str, wait: float = 2.0) -> int:
-    async def drain() -> int:
-        count = 0
+    async def _listen(self) -> None:
+        channel = await self.layer.new_channel()
+        await self.layer.group_add(GROUP, channel)
+        self.ready.set()
         try:
             while True:
-                await asyncio.wait_for(layer.receive(channel), wait)
-                count += 1
+                await asyncio.wait_for(self.layer.receive(channel), self.quiet)
+                self.count += 1
         except TimeoutError:
-            return count
+            pass
         finally:
-            await layer.close_pools()
+            await self.layer.flush()
 
-    return asyncio.run(drain())
+    quiet = 3.0
+
+    def received(self) -> int:
+        self.thread.join(timeout=60)
+        return self.count
 
 
 def test_two_worker_threads_publishing_at_once_never_hang_or_break(
     worker_push: PrivateRedis,
 ) -> None:
-    layer, channel = listen(worker_push.url)
+    listener = Listener(worker_push.url)
     get_channel_layer()  # the process's layer, as a worker has it
     errors: list[BaseException] = []
 
@@ -86,13 +92,13 @@ def test_two_worker_threads_publishing_at_once_never_hang_or_break(
         thread.join(timeout=30)
     assert not any(thread.is_alive() for thread in threads), "a publishing thread hung"
     assert time.monotonic() - started < 20 and not errors
-    assert received(layer, channel) == 100
+    assert listener.received() == 100
 
 
 def test_a_frozen_redis_costs_a_push_about_a_second_and_pushes_work_after_it(
     worker_push: PrivateRedis,
 ) -> None:
-    layer, channel = listen(worker_push.url)
+    listener = Listener(worker_push.url)
     push.send(GROUP, {"type": "chat.hidden", "id": 1})  # the pool holds a live connection now
     worker_push.freeze()
     try:
@@ -105,4 +111,4 @@ def test_a_frozen_redis_costs_a_push_about_a_second_and_pushes_work_after_it(
 
     push.send(GROUP, {"type": "chat.hidden", "id": 3})
     # Message 1 for sure; 3 must arrive too: no dead pooled connection after the freeze.
-    assert received(layer, channel) >= 2
+    assert listener.received() >= 2

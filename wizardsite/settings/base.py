@@ -194,12 +194,10 @@ REDIS_HOST_OPTIONS = {
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, **REDIS_HOST_OPTIONS}],
-                "capacity": 500,
-                "expiry": 30,
-            },
+            # Redis pub/sub: a push to a group is one PUBLISH, and a socket's subscriptions
+            # end with its connection (no group member outlives a killed web process).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, **REDIS_HOST_OPTIONS}]},
         }
     }
 else:
