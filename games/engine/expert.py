@@ -22,6 +22,10 @@ DEFAULT_BUDGET_MS: Final = 150.0
 BID_WINDOW: Final = 2  # bids further than this from the hand's rough worth are not searched
 BID_SPREAD: Final = 1.0  # how far, in tricks, a seat's bid strays from its hand's rough worth
 
+MIN_SAMPLES: Final = 24  # deals before the search may stop early
+CHECK_EVERY: Final = 8
+SETTLED_SIGMAS: Final = 4.0
+
 Evaluate = Callable[[list[list[int]], int], float]
 
 
@@ -124,15 +128,18 @@ class _Search:
         if len(candidates) == 1 or self.budget_ms <= 0:
             return candidates[0] if len(candidates) == 1 else fallback
         totals = [0.0] * len(candidates)
-        sampled = 0
-        while sampled == 0 or (
-            time.perf_counter() < self.deadline and (self.samples is None or sampled < self.samples)
+        rows: list[tuple[float, list[float]]] = []  # each deal's weight and points by candidate
+        while not rows or (
+            time.perf_counter() < self.deadline
+            and (self.samples is None or len(rows) < self.samples)
+            and not (len(rows) % CHECK_EVERY == 0 and _settled(rows, totals))
         ):
             hands = sample_hands(self.knowledge, self.rng)
             weight = self._likelihood(hands)
-            for index, candidate in enumerate(candidates):
-                totals[index] += weight * evaluate(hands, candidate)
-            sampled += 1
+            points = [evaluate(hands, candidate) for candidate in candidates]
+            for index, value in enumerate(points):
+                totals[index] += weight * value
+            rows.append((weight, points))
         return candidates[max(range(len(candidates)), key=totals.__getitem__)]
 
     def _likelihood(self, hands: list[list[int]]) -> float:
@@ -147,6 +154,24 @@ class _Search:
             worth = expected_tricks(hands[seat] + k.dealt[seat], k.players, k.trump)
             misfit += (worth - bid) ** 2
         return math.exp(-misfit / (2 * BID_SPREAD**2))
+
+
+def _settled(rows: list[tuple[float, list[float]]], totals: list[float]) -> bool:
+    """Whether the leader is ahead of the runner-up by far more than chance explains (paired
+    over the same deals), or no deal tells the candidates apart: more deals would not help."""
+    if len(rows) < MIN_SAMPLES:
+        return False
+    ranked = sorted(range(len(totals)), key=totals.__getitem__, reverse=True)
+    first, second = ranked[0], ranked[1]
+    weights = sum(weight for weight, _ in rows)
+    if weights <= 0:
+        return False
+    gaps = [(weight, points[first] - points[second]) for weight, points in rows]
+    mean = sum(weight * gap for weight, gap in gaps) / weights
+    if all(max(points) == min(points) for _, points in rows):
+        return True
+    spread = math.sqrt(sum((weight * (gap - mean)) ** 2 for weight, gap in gaps)) / weights
+    return mean > 0 and mean > SETTLED_SIGMAS * spread
 
 
 def _copy(hands: list[list[int]]) -> list[list[int]]:
