@@ -1,12 +1,13 @@
 """Bot arenas: duplicate, seat-rotated games, so the luck of the cards cancels out.
 
     python bench/bots.py [--players N] [--games G] [--budget-ms MS] [--kinds expert,heuristic]
-                         [--processes P]
+                         [--processes P] [--minutes M]
 
 Each deal (one game seed) is played once per kind, the kinds rotated one seat each time (two
 kinds: swapped), so every kind holds every seat's cards equally often. Prints, per kind, points
 per game, the exact-bid rate and ms per decision, then the first kind's margin over each other
-kind per game with its 2-sigma interval (over deals).
+kind per game with its 2-sigma interval (over deals). With --minutes, no deal is started after
+that time and the figures are of the deals completed by then.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class Tally:
     decisions: int = 0
     seconds: float = 0.0
     slowest: float = 0.0
+    slowest_cpu: float = 0.0  # the same decision's processor time: the wall clock less waiting
 
     def add(self, other: Tally) -> None:
         self.seat_games += other.seat_games
@@ -44,6 +46,7 @@ class Tally:
         self.decisions += other.decisions
         self.seconds += other.seconds
         self.slowest = max(self.slowest, other.slowest)
+        self.slowest_cpu = max(self.slowest_cpu, other.slowest_cpu)
 
 
 @dataclass
@@ -71,13 +74,14 @@ def play_game(arena: Arena, deal: int, rotation: int, tallies: dict[str, Tally])
     while not state.is_over:
         seat = state.to_act
         assert seat is not None
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         move = bot_move(bots[seat], state, seat)
         spent = time.perf_counter() - started
         tally = tallies[kinds[seat]]
         tally.decisions += 1
         tally.seconds += spent
         tally.slowest = max(tally.slowest, spent)
+        tally.slowest_cpu = max(tally.slowest_cpu, time.process_time() - started_cpu)
         state, _ = take_turn(state, seat, move, seed=seed)
     for seat, kind in enumerate(kinds):
         tally = tallies[kind]
@@ -107,6 +111,7 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=float, default=150.0, help="expert time per decision")
     parser.add_argument("--kinds", default="expert,heuristic", help="comma-separated bot kinds")
     parser.add_argument("--processes", type=int, default=1, help="worker processes (at most 2)")
+    parser.add_argument("--minutes", type=float, default=None, help="start no deal after this")
     args = parser.parse_args()
     kinds = tuple(args.kinds.split(","))
     arena = Arena(players=args.players, kinds=kinds, budget_ms=args.budget_ms)
@@ -115,8 +120,11 @@ def main() -> None:
     totals = {kind: Tally() for kind in kinds}
     margins: dict[str, list[float]] = {kind: [] for kind in kinds[1:]}
     started = time.perf_counter()
+    stop = started + 60 * args.minutes if args.minutes is not None else math.inf
+    done = 0
     with Pool(min(2, max(1, args.processes))) as pool:
-        for done, result in enumerate(pool.imap_unordered(play_deal, jobs), start=1):
+        for result in pool.imap_unordered(play_deal, jobs):
+            done += 1
             for kind, tally in result.tallies.items():
                 totals[kind].add(tally)
             for kind in kinds[1:]:
@@ -124,13 +132,13 @@ def main() -> None:
                     per_game(result.tallies[kinds[0]]) - per_game(result.tallies[kind])
                 )
             if done % 10 == 0:
-                print(
-                    f"… {done}/{deals} deals, {time.perf_counter() - started:.0f} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
+                margin = ", ".join(f"{sum(v) / len(v):+.1f}" for v in margins.values())
+                elapsed = time.perf_counter() - started
+                print(f"… {done}/{deals} deals, {elapsed:.0f} s, margin {margin}", file=sys.stderr)
+            if time.perf_counter() >= stop:
+                break  # leaving the block terminates the deals still in play
     print(
-        f"{deals * len(kinds)} games ({deals} deals × {len(kinds)} seatings), "
+        f"{done * len(kinds)} games ({done} deals × {len(kinds)} seatings), "
         f"{args.players} players, budget {args.budget_ms:g} ms"
     )
     for kind, tally in totals.items():
@@ -138,7 +146,8 @@ def main() -> None:
         print(
             f"{kind}: {per_game(tally):.1f} points/game, "
             f"exact bids {100 * tally.exact / max(1, tally.bids):.1f}%, "
-            f"{ms:.1f} ms/decision (slowest {1000 * tally.slowest:.0f} ms)"
+            f"{ms:.1f} ms/decision (slowest {1000 * tally.slowest:.0f} ms, "
+            f"{1000 * tally.slowest_cpu:.0f} ms of processor time)"
         )
     for kind, values in margins.items():
         mean = sum(values) / len(values)
