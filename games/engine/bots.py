@@ -170,7 +170,7 @@ def bot_move(bot: Bot | HistoryBot, state: State, seat: int) -> Move:
     """Ask `bot` for seat's move from that seat's view only (and, for a bot that sees history,
     the round's events as that seat saw them)."""
     view = seat_view(state, seat)
-    if isinstance(bot, HistoryBot):
+    if isinstance(bot, HistoryBot) and bot.sees_history:
         return bot.choose(view, seat, round_history(state, seat))
     return bot.choose(view, seat)
 
