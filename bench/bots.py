@@ -132,9 +132,9 @@ def main() -> None:
                     per_game(result.tallies[kinds[0]]) - per_game(result.tallies[kind])
                 )
             if done % 10 == 0:
-                margin = ", ".join(f"{sum(v) / len(v):+.1f}" for v in margins.values())
+                margin = "".join(f", margin {sum(v) / len(v):+.1f}" for v in margins.values())
                 elapsed = time.perf_counter() - started
-                print(f"… {done}/{deals} deals, {elapsed:.0f} s, margin {margin}", file=sys.stderr)
+                print(f"… {done}/{deals} deals, {elapsed:.0f} s{margin}", file=sys.stderr)
             if time.perf_counter() >= stop:
                 break  # leaving the block terminates the deals still in play
     print(
