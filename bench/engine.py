@@ -1,9 +1,11 @@
-"""Engine throughput on one core: full 4-player games through the engine's public interface.
+"""Engine throughput on one core: full 4-player games through the engine's public interface,
+and random playouts (whole games) through the fast path the search bots use.
 
     python bench/engine.py [--seconds S]
 
 Each turn asks for the legal moves, picks one, and applies the resulting events (take_turn).
-The last two lines are the figures the README records.
+The fast path (games/engine/playout.py) plays the same rules on small integers. The last three
+lines are the figures the README records.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import bot_move, legal_moves, make_bot, start_game, take_turn
 from games.engine.moves import Move
+from games.engine.playout import random_game as fast_random_game
 from games.engine.state import State
 
 PLAYERS = 4
@@ -45,7 +48,11 @@ def heuristic_game(game_number: int) -> State:
     return state
 
 
-def games_per_second(play: Callable[[int], State], seconds: float) -> float:
+def fast_game(game_number: int) -> list[int]:
+    return fast_random_game(PLAYERS, random.Random(game_number))
+
+
+def games_per_second(play: Callable[[int], object], seconds: float) -> float:
     played = 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
@@ -62,6 +69,8 @@ def main() -> None:
     heuristic_rate = games_per_second(heuristic_game, args.seconds)
     print(f"engine: {random_rate:.0f} random {PLAYERS}-player games/s")
     print(f"engine: {heuristic_rate:.0f} heuristic-bot {PLAYERS}-player games/s")
+    fast_rate = games_per_second(fast_game, args.seconds)
+    print(f"fast path: {fast_rate:.0f} random {PLAYERS}-player playouts (whole games)/s")
 
 
 if __name__ == "__main__":

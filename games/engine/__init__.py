@@ -5,7 +5,16 @@ A game is a list of plain events; `replay(events)` folds them into a State. `sta
 """
 
 from games.engine.auto import auto_move
-from games.engine.bots import BOTS, Bot, HeuristicBot, RandomBot, bot_move, make_bot
+from games.engine.bots import (
+    BOTS,
+    Bot,
+    ExpertBot,
+    HeuristicBot,
+    HistoryBot,
+    RandomBot,
+    bot_move,
+    make_bot,
+)
 from games.engine.cards import CARDS, DECK, SUITS, Card, format_card, parse_card, sort_hand
 from games.engine.errors import (
     EngineError,
@@ -17,6 +26,7 @@ from games.engine.errors import (
     NotYourTurn,
 )
 from games.engine.events import EVENT_TYPES, PLAYER_DECISIONS, Event
+from games.engine.history import round_history
 from games.engine.moves import Bid, ChooseTrump, Move, Play, parse_move
 from games.engine.rules import (
     blind_step,
@@ -51,8 +61,10 @@ __all__ = [
     "ChooseTrump",
     "EngineError",
     "Event",
+    "ExpertBot",
     "GameNotActive",
     "HeuristicBot",
+    "HistoryBot",
     "HookRule",
     "IllegalBid",
     "IllegalCard",
@@ -87,6 +99,7 @@ __all__ = [
     "places",
     "public_view",
     "replay",
+    "round_history",
     "round_points",
     "rounds_for",
     "seat_view",

@@ -1,19 +1,23 @@
 """Bots: they see a seat's view (the same one a human player is sent) and return a Move.
 
-A new bot (a search bot, say) is one more class with `choose(view, seat)`, registered in BOTS.
+A new bot is one more class with `choose(view, seat)`, registered in BOTS. A bot that also
+sets `sees_history` is given the round's public events too (`choose(view, seat, history)`).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from games.engine.cards import CARDS, SUITS
+from games.engine.expert import DEFAULT_BUDGET_MS, ExpertBot
+from games.engine.history import round_history
 from games.engine.moves import Bid, ChooseTrump, Move, Play
 from games.engine.rules import trick_winner
 from games.engine.state import State
-from games.engine.views import Legal, RoundView, View, seat_view
+from games.engine.views import EventShown, Legal, RoundView, View, seat_view
 
 
 class Bot(Protocol):
@@ -21,6 +25,18 @@ class Bot(Protocol):
 
     def choose(self, view: View, seat: int) -> Move:
         """The move for `seat`, whose turn it is, from what that seat may see."""
+        ...
+
+
+@runtime_checkable
+class HistoryBot(Protocol):
+    """A bot that is also given the public events of the round (history.round_history)."""
+
+    kind: str
+    sees_history: bool
+
+    def choose(self, view: View, seat: int, history: Sequence[EventShown] | None = None) -> Move:
+        """The move for `seat` from its view and the round's events as that seat saw them."""
         ...
 
 
@@ -127,20 +143,45 @@ def _nearest(options: list[int], target: float) -> int:
     return min(options, key=lambda b: (abs(b - target), b))
 
 
-BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {
+BOTS: dict[str, type[RandomBot] | type[HeuristicBot] | type[ExpertBot]] = {
     RandomBot.kind: RandomBot,
     HeuristicBot.kind: HeuristicBot,
+    ExpertBot.kind: ExpertBot,
 }
 
 
-def make_bot(kind: str, seed: int | str | None = None) -> Bot:
-    """A bot of a registered kind (`random`, `heuristic`)."""
-    return BOTS[kind](seed)
+def make_bot(
+    kind: str,
+    seed: int | str | None = None,
+    *,
+    budget_ms: float | None = None,
+    samples: int | None = None,
+) -> Bot:
+    """A bot of a registered kind (`random`, `heuristic`, `expert`); `budget_ms` (wall clock
+    per decision, default 150) and `samples` (a cap on sampled deals) only matter to a search."""
+    bot_class = BOTS[kind]
+    if bot_class is ExpertBot:
+        budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+        return ExpertBot(seed, budget_ms=budget, samples=samples)
+    return bot_class(seed)
 
 
-def bot_move(bot: Bot, state: State, seat: int) -> Move:
-    """Ask `bot` for seat's move from that seat's view only."""
-    return bot.choose(seat_view(state, seat), seat)
+def bot_move(bot: Bot | HistoryBot, state: State, seat: int) -> Move:
+    """Ask `bot` for seat's move from that seat's view only (and, for a bot that sees history,
+    the round's events as that seat saw them)."""
+    view = seat_view(state, seat)
+    if isinstance(bot, HistoryBot) and bot.sees_history:
+        return bot.choose(view, seat, round_history(state, seat))
+    return bot.choose(view, seat)
 
 
-__all__: list[str] = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "bot_move", "make_bot"]
+__all__: list[str] = [
+    "BOTS",
+    "Bot",
+    "ExpertBot",
+    "HeuristicBot",
+    "HistoryBot",
+    "RandomBot",
+    "bot_move",
+    "make_bot",
+]

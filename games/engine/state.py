@@ -56,6 +56,7 @@ class State:
         "trick",
         "lead_suit",
         "last_trick",
+        "round_plays",
         "to_act",
         "scores",
         "totals",
@@ -80,6 +81,7 @@ class State:
         self.trick: Trick = ()
         self.lead_suit: str | None = None
         self.last_trick: tuple[int, Trick] | None = None
+        self.round_plays: Trick = ()  # every card played this round, in order: public (R11, R12)
         self.to_act: int | None = None
         self.scores: list[ScoreRecord] = []
         self.totals: list[int] = []
@@ -123,6 +125,7 @@ class State:
         other.trick = self.trick
         other.lead_suit = self.lead_suit
         other.last_trick = self.last_trick
+        other.round_plays = self.round_plays
         other.to_act = self.to_act
         other.scores = self.scores.copy()
         other.totals = self.totals.copy()
@@ -143,9 +146,12 @@ class State:
         """The inverse of to_json (lists back to the tuples the engine uses)."""
         state = cls()
         for name in cls.__slots__:
-            setattr(state, name, data[name])
+            if name in data:
+                setattr(state, name, data[name])
         state.hands = [tuple(hand) for hand in data["hands"]]
         state.trick = _trick(data["trick"])
+        # A state cached before the round's plays were recorded starts the record empty.
+        state.round_plays = _trick(data.get("round_plays", ()))
         if data["last_trick"] is not None:
             winner, cards = data["last_trick"]
             state.last_trick = (winner, _trick(cards))
@@ -203,6 +209,7 @@ def _deal(state: State, event: ev.Deal) -> None:
     state.trick = ()
     state.lead_suit = None
     state.last_trick = None  # "last trick" is of this round (the API contract round.last_trick)
+    state.round_plays = ()
     state.phase = BIDDING
     state.to_act = None  # until the trump is known (R5)
 
@@ -247,6 +254,7 @@ def _play(state: State, event: ev.CardPlayed) -> None:
     if state.lead_suit is None and not _trick_has_no_lead(state.trick):
         state.lead_suit = CARDS[code].suit
     state.trick = (*state.trick, (seat, code))
+    state.round_plays = (*state.round_plays, (seat, code))
     state.to_act = None if len(state.trick) == state.players else state.left_of(seat)
 
 

@@ -1,0 +1,156 @@
+"""The fast path: rounds played on small integers, no events and no views, for search bots.
+
+A card is its index in cards.DECK_CODES (0…59): suit = index // 13 for 0…51, then Wizards
+52…55 and Jesters 56…59. Suits are 0…3 in R1 order; 4 stands for "no suit" and "no trump".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Final
+
+from games.engine.cards import DECK_CODES, SUITS
+
+NO_SUIT: Final = 4
+WIZARD: Final = 14
+JESTER: Final = 0
+CARD_INDEX: Final = {code: index for index, code in enumerate(DECK_CODES)}
+SUIT_INDEX: Final = {suit: index for index, suit in enumerate(SUITS)}
+SUIT: Final = tuple(i // 13 if i < 52 else NO_SUIT for i in range(60))
+RANK: Final = tuple(i % 13 + 1 if i < 52 else WIZARD if i < 56 else JESTER for i in range(60))
+
+
+def _strength(card: int, trump: int, lead: int) -> int:
+    # R13 as one number: a Wizard beats all (the first one, as later ones only tie), then
+    # trump, then the lead suit; any other card (and a Jester) can never take the trick.
+    suit, rank = SUIT[card], RANK[card]
+    if rank == WIZARD:
+        return 100
+    if suit == NO_SUIT:
+        return 0
+    if suit == trump:
+        return 40 + rank
+    return 20 + rank if suit == lead else 0
+
+
+# STRENGTH[trump * 5 + lead][card]; `lead` is NO_SUIT while no suit card has been played.
+STRENGTH: Final = tuple(
+    tuple(_strength(card, trump, lead) for card in range(60))
+    for trump in range(5)
+    for lead in range(5)
+)
+# POWER[trump][card]: how strong a card is before its trick is known, to rank a hand.
+POWER: Final = tuple(
+    tuple(
+        100 if RANK[c] == WIZARD else 40 + RANK[c] if SUIT[c] == trump else RANK[c]
+        for c in range(60)
+    )
+    for trump in range(5)
+)
+
+
+def round_points(bid: int, won: int) -> int:
+    """R14: exact bid → 20 + 10 per trick won; missed → −10 per trick of difference."""
+    return 20 + 10 * won if bid == won else -10 * abs(bid - won)
+
+
+def trump_of(turned_up: int | None, choose: Callable[[], int]) -> int:
+    """R5, R6: the trump suit a turned-up card gives (`choose` asks the dealer on a Wizard)."""
+    if turned_up is None:
+        return NO_SUIT
+    if RANK[turned_up] == WIZARD:
+        return choose()
+    return SUIT[turned_up]  # a Jester's suit is NO_SUIT: no trump
+
+
+def forbidden(round_number: int, bids_sum: int) -> int:
+    """R8: the dealer's bid that would make the bids sum to k (−1 when none is)."""
+    left = round_number - bids_sum
+    return left if 0 <= left <= round_number else -1
+
+
+def random_round(
+    hands: list[list[int]],
+    trump: int,
+    dealer: int,
+    hook_rule: bool,
+    rnd: Callable[[], float],
+    log: list[int],
+) -> list[int]:
+    """One round of uniformly random legal bids and cards; returns the points by seat (R14).
+
+    `hands` are used up. Every bid, then every card, is appended to `log` in the order made.
+    """
+    players = len(hands)
+    cards = len(hands[0])
+    bids = [0] * players
+    total = 0
+    for offset in range(1, players + 1):  # R7
+        seat = (dealer + offset) % players
+        if offset == players and hook_rule and (banned := forbidden(cards, total)) >= 0:
+            bid = int(rnd() * cards)  # R8: one of the k legal bids, the banned one skipped
+            bid += bid >= banned
+        else:
+            bid = int(rnd() * (cards + 1))
+        bids[seat] = bid
+        total += bid
+        log.append(bid)
+    counts = [[0] * 5 for _ in range(players)]
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            counts[seat][SUIT[card]] += 1
+    won = [0] * players
+    leader = (dealer + 1) % players  # R10
+    row = trump * 5
+    for _ in range(cards):
+        lead = NO_SUIT
+        open_lead = True
+        best = -1
+        winner = leader
+        for offset in range(players):
+            seat = (leader + offset) % players
+            hand = hands[seat]
+            held = counts[seat]
+            while True:
+                index = int(rnd() * len(hand))
+                card = hand[index]
+                suit = SUIT[card]
+                # R12: off-suit only with no card of the lead suit in hand
+                if lead == NO_SUIT or suit in (lead, NO_SUIT) or not held[lead]:
+                    break
+            hand[index] = hand[-1]
+            hand.pop()
+            held[suit] -= 1
+            if open_lead:  # R11
+                if suit != NO_SUIT:
+                    lead, open_lead = suit, False
+                elif RANK[card] == WIZARD:
+                    open_lead = False
+            strength = STRENGTH[row + lead][card]
+            if strength > best:
+                best, winner = strength, seat
+            log.append(card)
+        won[winner] += 1
+        leader = winner  # R10
+    return [round_points(bid, tricks) for bid, tricks in zip(bids, won, strict=True)]
+
+
+def random_game(players: int, rng: random.Random) -> list[int]:
+    """A whole game of random legal moves on the fast path; returns the totals by seat."""
+    rnd = rng.random
+    deck = list(range(60))
+    totals = [0] * players
+    dealer = int(rnd() * players)
+    log: list[int] = []
+    for cards in range(1, 60 // players + 1):  # R2, R4
+        dealt = cards * players
+        drawn = rng.sample(deck, dealt + 1 if dealt < 60 else dealt)
+        hands = [drawn[seat * cards : (seat + 1) * cards] for seat in range(players)]
+        turned_up = drawn[dealt] if dealt < 60 else None  # R6
+        trump = trump_of(turned_up, lambda: int(rnd() * 4))
+        points = random_round(hands, trump, dealer, True, rnd, log)
+        totals = [total + p for total, p in zip(totals, points, strict=True)]
+        dealer = (dealer + 1) % players  # R3
+        log.clear()
+    return totals
