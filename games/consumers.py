@@ -23,10 +23,11 @@ from games.selectors import GameView
 
 
 def in_db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-    """Run `func` in a thread of the pool with its own database connection: moves of different
-    games go on in parallel (one game's stay serialised by its row lock), where the default
-    runs every socket's queries in one shared thread, one after another."""
-    return database_sync_to_async(func, thread_sensitive=False)  # type: ignore[no-any-return]
+    """Run `func` where Django's database code runs in this process (channels' shared sync
+    thread, which closes spent connections). Parallel threads brought no throughput under the
+    GIL (bench/live.py) and exhausted the connection pool under load: moves of different games
+    go in parallel across web processes instead (make serve)."""
+    return database_sync_to_async(func)  # type: ignore[no-any-return]
 
 
 CLOSE_UNAUTHENTICATED = 4401
