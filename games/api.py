@@ -171,3 +171,40 @@ class GameChat(APIView):
             raise Invalid("A chat message is a JSON object with 'text'.")
         message = services.chat_post(game_id=game_id, user=player(request), text=body.get("text"))
         return Response(selectors.chat_view(message), status=status.HTTP_201_CREATED)
+
+
+class GameBack(APIView):
+    @extend_schema(
+        operation_id="games_back",
+        request=None,
+        responses={
+            200: ref(GameView),
+            **errors(
+                401,
+                403,
+                404,
+                409,
+                s409="game_not_active: the game is not running, or you resigned it.",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """R18: you are no longer away; a decision of yours now pending gets the full limit."""
+        game, _ = services.seat_back(game_id=game_id, user=player(request))
+        return Response(selectors.game_view(game, request.user))
+
+
+class GameResign(APIView):
+    @extend_schema(
+        operation_id="games_resign",
+        request=None,
+        responses={
+            200: ref(GameView),
+            **errors(401, 403, 404, 409, s409="game_not_active: the game is not running."),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """Give up: with one human seat the game is aborted, else your seat is away to the end
+        (R18); it still counts for the league with your final place (R17)."""
+        game = services.seat_resign(game_id=game_id, user=player(request))
+        return Response(selectors.game_view(game, request.user))

@@ -100,21 +100,27 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._refusable(_apply_move, content)
         elif kind == "chat":
             await self._refusable(_post_chat, content)
+        elif kind == "back":
+            # R18: when the seat was away the push brings every socket of it the new view.
+            if await self._refusable(_back, content) is False:
+                await self._send_view()
         else:
             await self._send_error(
-                error_body("invalid", "'type' is one of 'sync', 'move', 'chat'.")
+                error_body("invalid", "'type' is one of 'sync', 'move', 'chat', 'back'.")
             )
 
-    async def _refusable(self, action: Any, content: dict[str, Any]) -> None:
-        """Run a service; its refusal comes back on this socket only, as the contract's error."""
+    async def _refusable(self, action: Any, content: dict[str, Any]) -> Any:
+        """Run a service and return what it returns; its refusal comes back on this socket
+        only, as the contract's error (and None is returned)."""
         user = self.scope["user"]
         try:
-            await in_db(action)(self.game_id, user, content)
+            return await in_db(action)(self.game_id, user, content)
         except Exception as error:
             body = refusal_body(error)
             if body is None:
                 raise
             await self._send_error(body)
+            return None
 
     async def game_state(self, message: push.GameStateMessage) -> None:
         """A view pushed after a committed change, with the rows it appended: this user's own
@@ -216,6 +222,11 @@ def _view(game_id: int, user: User) -> GameView:
 
 def _post_chat(game_id: int, user: User, message: dict[str, Any]) -> None:
     services.chat_post(game_id=game_id, user=user, text=message.get("text"))
+
+
+def _back(game_id: int, user: User, message: dict[str, Any]) -> bool:
+    _, changed = services.seat_back(game_id=game_id, user=user)
+    return changed
 
 
 def _apply_move(game_id: int, user: User, message: dict[str, Any]) -> None:

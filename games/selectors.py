@@ -26,6 +26,7 @@ class PlayerEntry(TypedDict):
     username: str
     is_bot: bool
     score: int
+    away: bool  # R18: decisions made for them after at most 5 s
 
 
 class Table(TypedDict):
@@ -138,6 +139,7 @@ def _table(game: Game, seats: list[Seat]) -> Table:
                 "username": seat.display_name,
                 "is_bot": seat.is_bot,
                 "score": totals[seat.number],
+                "away": seat.away,
             }
             for seat in seats
         ],
