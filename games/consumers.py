@@ -179,6 +179,48 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json(lobby)
 
 
+class MeConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One user's socket for all their tables (`ws/me/`): `turn` when a decision becomes theirs
+    anywhere, `games` when their list of games changes. It only listens."""
+
+    groups: tuple[str, ...] = ()
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if await in_db(_is_suspended_socket)(self.scope):
+            await self.close(code=CLOSE_SUSPENDED)
+            return
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.groups = (push.me_group(user.pk), push.user_group(user.pk))
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        return None  # nothing to ask: the client fetches its lists over REST
+
+    async def me_turn(self, message: push.TurnMessage) -> None:
+        turn: push.TurnSocketMessage = {
+            "type": "turn",
+            "game": message["game"],
+            "deadline": message["deadline"],
+        }
+        await self.send_json(turn)
+
+    async def me_games(self, message: push.GamesChangedMessage) -> None:
+        games: push.GamesSocketMessage = {"type": "games"}
+        await self.send_json(games)
+
+    async def account_closed(self, message: push.AccountClosedMessage) -> None:
+        await self.close(code=CLOSE_SUSPENDED)
+
+
 def move_body(message: dict[str, Any]) -> dict[str, Any]:
     """The REST move body inside a socket message. The message's own `type` is "move", so the
     move's kind comes from a nested `move` object, a `move`/`kind` string, or the one field that

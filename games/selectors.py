@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any, TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from accounts.standing import suspended_user
 from apikit.schema import DateTime
@@ -222,12 +222,24 @@ def event_view(game: Game, row: Event, you: int | None) -> EventRow:
     }
 
 
-def game_list(*, user: AnyUser, status: str | None, mine: bool) -> QuerySet[Game]:
+def game_list(
+    *, user: AnyUser, status: str | None, mine: bool, my_turn: bool = False
+) -> QuerySet[Game]:
+    """Tables newest first; `my_turn`: the caller's running games where they are to act,
+    soonest deadline first."""
     games = Game.objects.select_related("created_by")
     if status is not None:
         games = games.filter(status=status)
-    if mine:
-        games = games.filter(seat_set__user=user) if user.is_authenticated else games.none()
+    if not (mine or my_turn):
+        return games.prefetch_related("seat_set__user").order_by("-created_at", "-pk")
+    if not isinstance(user, User):
+        return games.none()
+    if my_turn:
+        games = games.filter(
+            status=GameStatus.ACTIVE, seat_set__user=user, seat_set__number=F("to_act")
+        )
+        return games.prefetch_related("seat_set__user").order_by("deadline", "pk")
+    games = games.filter(seat_set__user=user)
     return games.prefetch_related("seat_set__user").order_by("-created_at", "-pk")
 
 

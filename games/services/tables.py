@@ -135,7 +135,7 @@ def game_leave(*, game_id: int, user: User) -> Game:
             game.status = GameStatus.ABORTED
             game.finished_at = timezone.now()
             game.save(update_fields=["status", "finished_at"])
-        _publish_on_commit(game)
+        push.publish_on_commit(game, selectors.table_seats(game), lobby=True, departed=user.pk)
     return game
 
 

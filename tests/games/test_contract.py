@@ -33,6 +33,8 @@ SOCKET_COMPONENTS = {
     "chat": "ChatSocketMessage",
     "chat_hidden": "ChatHiddenSocketMessage",
     "lobby": "LobbySocketMessage",
+    "turn": "TurnSocketMessage",
+    "games": "GamesSocketMessage",
 }
 PLAYERS = 3
 NO_GAME = 10**6
@@ -284,6 +286,9 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     lobby = WebsocketCommunicator(application, "/ws/lobby/")
     sockets.communicators.append(lobby)
     assert (await lobby.connect())[0]
+    me = WebsocketCommunicator(application, f"/ws/me/?token={people[0].token}")
+    sockets.communicators.append(me)
+    assert (await me.connect())[0]
 
     status, left = await rest.call(stranger.client, "post", GAMES, {"seats": 3})
     assert status == 201
@@ -372,6 +377,11 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
         lobby_messages.append(contract.message(await lobby.receive_json_from()))
     assert {message["type"] for message in lobby_messages} == {"lobby"}
     assert {"open", "active", "finished"} <= {message["status"] for message in lobby_messages}
+    mine = []
+    while not await me.receive_nothing(QUIET):
+        mine.append(contract.message(await me.receive_json_from()))
+    assert {message["type"] for message in mine} == {"games", "turn"}
+    assert {message["game"] for message in mine if message["type"] == "turn"} == {game_id}
     for socket in every:
         assert await socket.nothing()
 
