@@ -28,6 +28,10 @@ def _non_negative_int(request: Request, name: str, default: int) -> int:
     return int(raw)
 
 
+def _flag(request: Request, name: str) -> bool:
+    return request.query_params.get(name, "").lower() in {"1", "true", "yes"}
+
+
 def _view(request: Request, game_id: int, http_status: int = status.HTTP_200_OK) -> Response:
     game = services.game_catch_up(game_id)
     return Response(selectors.game_view(game, request.user), status=http_status)
@@ -39,6 +43,11 @@ class GameListCreate(APIView):
         parameters=[
             OpenApiParameter("status", str, enum=[s.value for s in GameStatus]),
             OpenApiParameter("mine", bool, description="Only tables you sit at."),
+            OpenApiParameter(
+                "my_turn",
+                bool,
+                description="Only your running games where you are to act, soonest deadline first.",
+            ),
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
@@ -51,8 +60,8 @@ class GameListCreate(APIView):
                 f"'status' is one of {', '.join(GameStatus.values)}.",
                 fields={"status": GameStatus.values},
             )
-        mine = request.query_params.get("mine", "").lower() in {"1", "true", "yes"}
-        games = selectors.game_list(user=player(request), status=wanted, mine=mine)
+        mine, my_turn = _flag(request, "mine"), _flag(request, "my_turn")
+        games = selectors.game_list(user=player(request), status=wanted, mine=mine, my_turn=my_turn)
         return paginate(request, games, self, present=selectors.game_summary)
 
     @extend_schema(
@@ -171,3 +180,40 @@ class GameChat(APIView):
             raise Invalid("A chat message is a JSON object with 'text'.")
         message = services.chat_post(game_id=game_id, user=player(request), text=body.get("text"))
         return Response(selectors.chat_view(message), status=status.HTTP_201_CREATED)
+
+
+class GameBack(APIView):
+    @extend_schema(
+        operation_id="games_back",
+        request=None,
+        responses={
+            200: ref(GameView),
+            **errors(
+                401,
+                403,
+                404,
+                409,
+                s409="game_not_active: the game is not running, or you resigned it.",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """R18: you are no longer away; a decision of yours now pending gets the full limit."""
+        game, _ = services.seat_back(game_id=game_id, user=player(request))
+        return Response(selectors.game_view(game, request.user))
+
+
+class GameResign(APIView):
+    @extend_schema(
+        operation_id="games_resign",
+        request=None,
+        responses={
+            200: ref(GameView),
+            **errors(401, 403, 404, 409, s409="game_not_active: the game is not running."),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """Give up: with one human seat the game is aborted, else your seat is away to the end
+        (R18); it still counts for the league with your final place (R17)."""
+        game = services.seat_resign(game_id=game_id, user=player(request))
+        return Response(selectors.game_view(game, request.user))

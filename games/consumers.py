@@ -109,21 +109,27 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._refusable(_apply_move, content)
         elif kind == "chat":
             await self._refusable(_post_chat, content)
+        elif kind == "back":
+            # R18: when the seat was away the push brings every socket of it the new view.
+            if await self._refusable(_back, content) is False:
+                await self._send_view()
         else:
             await self._send_error(
-                error_body("invalid", "'type' is one of 'sync', 'move', 'chat'.")
+                error_body("invalid", "'type' is one of 'sync', 'move', 'chat', 'back'.")
             )
 
-    async def _refusable(self, action: Any, content: dict[str, Any]) -> None:
-        """Run a service; its refusal comes back on this socket only, as the contract's error."""
+    async def _refusable(self, action: Any, content: dict[str, Any]) -> Any:
+        """Run a service and return what it returns; its refusal comes back on this socket
+        only, as the contract's error (and None is returned)."""
         user = self.scope["user"]
         try:
-            await in_db(action)(self.game_id, user, content)
+            return await in_db(action)(self.game_id, user, content)
         except Exception as error:
             body = refusal_body(error)
             if body is None:
                 raise
             await self._send_error(body)
+            return None
 
     async def game_state(self, message: push.GameStateMessage) -> None:
         """A view pushed after a committed change, with the rows it appended: this user's own
@@ -182,6 +188,48 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json(lobby)
 
 
+class MeConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One user's socket for all their tables (`ws/me/`): `turn` when a decision becomes theirs
+    anywhere, `games` when their list of games changes. It only listens."""
+
+    groups: tuple[str, ...] = ()
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if await in_db(_is_suspended_socket)(self.scope):
+            await self.close(code=CLOSE_SUSPENDED)
+            return
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.groups = (push.me_group(user.pk), push.user_group(user.pk))
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        return None  # nothing to ask: the client fetches its lists over REST
+
+    async def me_turn(self, message: push.TurnMessage) -> None:
+        turn: push.TurnSocketMessage = {
+            "type": "turn",
+            "game": message["game"],
+            "deadline": message["deadline"],
+        }
+        await self.send_json(turn)
+
+    async def me_games(self, message: push.GamesChangedMessage) -> None:
+        games: push.GamesSocketMessage = {"type": "games"}
+        await self.send_json(games)
+
+    async def account_closed(self, message: push.AccountClosedMessage) -> None:
+        await self.close(code=CLOSE_SUSPENDED)
+
+
 def move_body(message: dict[str, Any]) -> dict[str, Any]:
     """The REST move body inside a socket message. The message's own `type` is "move", so the
     move's kind comes from a nested `move` object, a `move`/`kind` string, or the one field that
@@ -225,6 +273,11 @@ def _view(game_id: int, user: User) -> GameView:
 
 def _post_chat(game_id: int, user: User, message: dict[str, Any]) -> None:
     services.chat_post(game_id=game_id, user=user, text=message.get("text"))
+
+
+def _back(game_id: int, user: User, message: dict[str, Any]) -> bool:
+    _, changed = services.seat_back(game_id=game_id, user=user)
+    return changed
 
 
 def _apply_move(game_id: int, user: User, message: dict[str, Any]) -> None:

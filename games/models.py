@@ -37,7 +37,7 @@ class Game(models.Model):
     )
     seats = models.PositiveSmallIntegerField()
     bots = models.PositiveSmallIntegerField(default=0)
-    turn_seconds = models.PositiveSmallIntegerField(default=60)
+    turn_seconds = models.PositiveIntegerField(default=60)  # up to 7 days (core.limits)
     hook_rule = models.BooleanField(default=True)
     blind_first_round = models.BooleanField(default=True)
     # Fair deal: the seed is secret until the game ends; its SHA-256 is public from the start.
@@ -112,6 +112,11 @@ class Seat(models.Model):
     final_score = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     exact_bids = models.PositiveSmallIntegerField(null=True, blank=True)  # rounds bid exactly
+    # R18: turn limits expired in a row, whether the player is away, and whether they resigned
+    # (away for the rest of the game). Written under the game lock by games.services only.
+    expiries = models.PositiveSmallIntegerField(default=0)
+    away = models.BooleanField(default=False)
+    resigned = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "number"]

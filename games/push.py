@@ -20,8 +20,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from apikit.schema import DateTime
 from core.errors import ErrorDetail
-from games import selectors
+from games import engine, selectors
 from games.models import Event, Game, GameStatus, Seat
 from games.selectors import ChatMessageView, GameView
 from games.selectors import EventRow as EventRowView
@@ -68,12 +69,24 @@ class AccountClosedMessage(TypedDict):
     type: Literal["account.closed"]
 
 
+class TurnMessage(TypedDict):
+    type: Literal["me.turn"]
+    game: int
+    deadline: DateTime
+
+
+class GamesChangedMessage(TypedDict):
+    type: Literal["me.games"]
+
+
 LayerMessage = (
     GameStateMessage
     | LobbyChangedMessage
     | ChatMessageMessage
     | ChatHiddenMessage
     | AccountClosedMessage
+    | TurnMessage
+    | GamesChangedMessage
 )
 
 
@@ -115,12 +128,30 @@ class LobbySocketMessage(TypedDict):
     status: GameStatus
 
 
+class TurnSocketMessage(TypedDict):
+    """On `ws/me/`: a decision at this game is now yours; the server makes it for you at
+    `deadline` (R16, sooner while you are away, R18)."""
+
+    type: Literal["turn"]
+    game: int
+    deadline: DateTime
+
+
+class GamesSocketMessage(TypedDict):
+    """On `ws/me/`: your list of games changed (a table of yours filled, started or ended, you
+    joined or left one, or a turn of yours ended): fetch it again."""
+
+    type: Literal["games"]
+
+
 SocketMessage = (
     StateSocketMessage
     | ErrorSocketMessage
     | ChatSocketMessage
     | ChatHiddenSocketMessage
     | LobbySocketMessage
+    | TurnSocketMessage
+    | GamesSocketMessage
 )
 SOCKET_MESSAGES = get_args(SocketMessage)
 """Documented as components of the OpenAPI schema (wizardsite.schema.add_components)."""
@@ -129,6 +160,11 @@ SOCKET_MESSAGES = get_args(SocketMessage)
 def user_group(user_id: int) -> str:
     """Every socket of one user: closed at once when the account is suspended."""
     return f"user-{user_id}"
+
+
+def me_group(user_id: int) -> str:
+    """The user's `ws/me/` sockets: their turns and their list of games, at every table."""
+    return f"me-{user_id}"
 
 
 def seat_group(game_id: int, user_id: int) -> str:
@@ -148,13 +184,20 @@ class _Pending:
     seats: list[Seat]
     rows: list[Event] = field(default_factory=list)
     lobby: bool = False
+    departed: set[int] = field(default_factory=set)  # users who left the table
 
 
 def publish_on_commit(
-    game: Game, seats: list[Seat], rows: list[Event] | None = None, *, lobby: bool = False
+    game: Game,
+    seats: list[Seat],
+    rows: list[Event] | None = None,
+    *,
+    lobby: bool = False,
+    departed: int | None = None,
 ) -> None:
     """Push the game as it stands at the commit, with the rows this transaction appended;
-    `lobby`: the list of tables changed too. Called several times in one transaction (the
+    `lobby`: the list of tables changed too (and so each player's list of games, and that of
+    the `departed` user who left it). Called several times in one transaction (the
     timer catching up), it still pushes once. The game instance carries the pending push: each
     transaction locks a fresh one."""
     pending: _Pending | None = game.__dict__.get("_pending_push")
@@ -164,6 +207,8 @@ def publish_on_commit(
     pending.seats = seats
     pending.rows.extend(rows or [])
     pending.lobby = pending.lobby or lobby
+    if departed is not None:
+        pending.departed.add(departed)
 
 
 def _publish(game: Game) -> None:
@@ -182,7 +227,40 @@ def _publish(game: Game) -> None:
     if pending.lobby:
         status = GameStatus(game.status)
         messages.append((LOBBY_GROUP, {"type": "lobby.changed", "game": game.pk, "status": status}))
+    messages.extend(_for_me_sockets(game, pending))
     send_many(messages)
+
+
+def _for_me_sockets(game: Game, pending: _Pending) -> list[tuple[str, LayerMessage]]:
+    """`games` to every player whose list of games changed (a table's seats or status, or a
+    turn of theirs that ended); `turn` to the player whose decision this change made due (none
+    while a bot or the blind trick, R9, is next)."""
+    users = set(pending.departed)
+    if pending.lobby:
+        users |= {seat.user_id for seat in pending.seats if seat.user_id is not None}
+    moved = {row.seat for row in pending.rows if row.seat is not None}
+    users |= {
+        seat.user_id
+        for seat in pending.seats
+        if seat.user_id is not None and seat.number in moved and seat.number != game.to_act
+    }
+    messages: list[tuple[str, LayerMessage]] = [
+        (me_group(user_id), {"type": "me.games"}) for user_id in sorted(users)
+    ]
+    state = game.engine_state()
+    if not pending.rows or game.status != GameStatus.ACTIVE or game.deadline is None:
+        return messages
+    if state is None or engine.blind_trick_pending(state):
+        return messages
+    acting = next((seat for seat in pending.seats if seat.number == game.to_act), None)
+    if acting is not None and acting.user_id is not None:
+        turn: TurnMessage = {
+            "type": "me.turn",
+            "game": game.pk,
+            "deadline": selectors.iso(game.deadline),
+        }
+        messages.append((me_group(acting.user_id), turn))
+    return messages
 
 
 def _state(view: GameView, rows: list[EventRowView]) -> GameStateMessage:

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any, TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from accounts.standing import suspended_user
 from apikit.schema import DateTime
@@ -26,6 +26,7 @@ class PlayerEntry(TypedDict):
     username: str
     is_bot: bool
     score: int
+    away: bool  # R18: decisions made for them after at most 5 s
 
 
 class Table(TypedDict):
@@ -138,6 +139,7 @@ def _table(game: Game, seats: list[Seat]) -> Table:
                 "username": seat.display_name,
                 "is_bot": seat.is_bot,
                 "score": totals[seat.number],
+                "away": seat.away,
             }
             for seat in seats
         ],
@@ -220,12 +222,24 @@ def event_view(game: Game, row: Event, you: int | None) -> EventRow:
     }
 
 
-def game_list(*, user: AnyUser, status: str | None, mine: bool) -> QuerySet[Game]:
+def game_list(
+    *, user: AnyUser, status: str | None, mine: bool, my_turn: bool = False
+) -> QuerySet[Game]:
+    """Tables newest first; `my_turn`: the caller's running games where they are to act,
+    soonest deadline first."""
     games = Game.objects.select_related("created_by")
     if status is not None:
         games = games.filter(status=status)
-    if mine:
-        games = games.filter(seat_set__user=user) if user.is_authenticated else games.none()
+    if not (mine or my_turn):
+        return games.prefetch_related("seat_set__user").order_by("-created_at", "-pk")
+    if not isinstance(user, User):
+        return games.none()
+    if my_turn:
+        games = games.filter(
+            status=GameStatus.ACTIVE, seat_set__user=user, seat_set__number=F("to_act")
+        )
+        return games.prefetch_related("seat_set__user").order_by("deadline", "pk")
+    games = games.filter(seat_set__user=user)
     return games.prefetch_related("seat_set__user").order_by("-created_at", "-pk")
 
 

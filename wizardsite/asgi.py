@@ -13,12 +13,13 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from games.consumers import GameConsumer, LobbyConsumer  # noqa: E402
+from games.consumers import GameConsumer, LobbyConsumer, MeConsumer  # noqa: E402
 from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
 
 websocket_urls = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/me/", MeConsumer.as_asgi()),
 ]
 
 application = ProtocolTypeRouter(

@@ -27,7 +27,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    """The full rules (R1–R17) in the reader's language, from the project's rules texts."""
+    """The full rules (R1–R18) in the reader's language, from the project's rules texts."""
     return render(request, "rules.html", {"rules_html": rules_html(get_language() or "en")})
 
 

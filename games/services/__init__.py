@@ -4,6 +4,7 @@ REST views, socket consumers, Celery tasks and the moderators' actions all call 
 runs in one transaction, with the game row locked where it touches a game.
 """
 
+from games.services.away import seat_back, seat_resign
 from games.services.chat import chat_hide, chat_post
 from games.services.moves import (
     bot_step,
@@ -36,6 +37,8 @@ __all__ = [
     "game_void",
     "move_apply",
     "move_request",
+    "seat_back",
+    "seat_resign",
     "turn_expire",
     "turns_expedite",
     "turns_expire",

@@ -1,4 +1,4 @@
-"""Moves: a player's decision, the bots' replies, and the timer's auto-moves (R16).
+"""Moves: a player's decision, the bots' replies, and the timer's auto-moves (R16, R18 away).
 
 Every entry point (REST, websocket, timer) calls these. Each runs in one transaction with the
 game row locked, so moves on one game are serialised, and a refused move changes nothing.
@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.standing import ensure_can_play
+from core import limits
 from core.errors import ApplicationError, GameNotActive, Invalid, NotAPlayer, StaleState
 from games import engine, push, selectors
 from games.engine import EngineError, Event, Move, State
@@ -64,7 +65,7 @@ def move_apply(
         seat = mine.number
         # R16: an expired turn is auto-moved first, under the same lock, and stays applied
         # even when the move that found it is refused.
-        _apply_overdue(game, seats)
+        apply_overdue(game, seats)
         try:
             if game.status != GameStatus.ACTIVE:
                 raise GameNotActive("The game is not running: no move is possible.")
@@ -73,7 +74,9 @@ def move_apply(
                     f"The game has moved on: you saw event {expected_seq}, "
                     f"the game is at {game.seq}."
                 )
-            _decide(game, seats, seat, move, auto=False)
+            if mine.resigned:  # R18: a resigned seat stays away to the end
+                raise GameNotActive("You resigned this game: the server plays your seat.")
+            _decide(game, seats, seat, move, auto=False, mine=mine)
         except (ApplicationError, EngineError) as error:
             refusal = error  # nothing of this move was written; commit what the timer did
     if refusal is not None:
@@ -89,7 +92,7 @@ def game_catch_up(game_id: int) -> Game:
         return game
     with transaction.atomic():
         game = lock_game(game_id)
-        _apply_overdue(game)
+        apply_overdue(game)
     return game
 
 
@@ -103,7 +106,7 @@ def turns_expire(*, limit: int = 200) -> int:
         with transaction.atomic():
             game = lock_game(game_id, skip_locked=True)
             if game is not None:
-                applied += _apply_overdue(game)
+                applied += apply_overdue(game)
     return applied
 
 
@@ -111,7 +114,7 @@ def _is_overdue(game: Game, now: datetime) -> bool:
     return game.status == GameStatus.ACTIVE and game.deadline is not None and game.deadline <= now
 
 
-def _apply_overdue(game: Game, seats: list[Seat] | None = None) -> int:
+def apply_overdue(game: Game, seats: list[Seat] | None = None) -> int:
     """Under the game's lock: the auto-move of each expired turn, in order. The next turn
     starts when the previous one expired, so a long-unwatched table catches up in full."""
     now = timezone.now()
@@ -126,22 +129,51 @@ def _apply_overdue(game: Game, seats: list[Seat] | None = None) -> int:
         if step is not None:
             _record(game, seats, *step, at=game.deadline)
         else:
+            _expired(next(s for s in seats if s.number == state.to_act))
             _decide(game, seats, state.to_act, engine.auto_move(state), auto=True, at=game.deadline)
         applied += 1
     return applied
 
 
+AWAY_AFTER_EXPIRIES = 2  # R18
+
+
+def _expired(seat: Seat) -> None:
+    """R18: one more turn limit expired in a row; the second makes the player away. Written
+    before the auto-move, so the next decision's deadline already counts them away."""
+    seat.expiries += 1
+    seat.away = seat.away or seat.expiries >= AWAY_AFTER_EXPIRIES
+    seat.save(update_fields=["expiries", "away"])
+
+
+def _present(seat: Seat) -> None:
+    """R18: a decision of one's own ends the run of expiries and any absence (not a
+    resignation's)."""
+    if seat.expiries or (seat.away and not seat.resigned):
+        seat.expiries, seat.away = 0, seat.resigned
+        seat.save(update_fields=["expiries", "away"])
+
+
 def _decide(
-    game: Game, seats: list[Seat], seat: int, move: Move, *, auto: bool, at: datetime | None = None
+    game: Game,
+    seats: list[Seat],
+    seat: int,
+    move: Move,
+    *,
+    auto: bool,
+    at: datetime | None = None,
+    mine: Seat | None = None,
 ) -> None:
     """Apply one decision and, unless paced, the bots' replies; `at` is when it counts as made
-    (now)."""
+    (now); `mine`: the seat of a player deciding themselves, no longer away (R18)."""
     state = game.engine_state()
     assert state is not None  # an active game has started
     paced = _paced()
     state, events = engine.take_turn(
         state, seat, move, seed=game.seed, auto=auto, auto_blind=not paced
     )
+    if mine is not None:
+        _present(mine)  # after the engine accepted the move: a refused one changes nothing
     if not paced:
         state = _bots_reply(game, seats, state, events)
     _record(game, seats, state, events, at=at)
@@ -209,7 +241,7 @@ def turn_expire(*, game_id: int, seq: int) -> int:
         return 0
     with transaction.atomic():
         game = lock_game(game_id)
-        return _apply_overdue(game) if game.seq == seq else 0
+        return apply_overdue(game) if game.seq == seq else 0
 
 
 # A turn that expires later than this is left to the timer's sweep: the broker redelivers
@@ -217,7 +249,7 @@ def turn_expire(*, game_id: int, seq: int) -> int:
 EXPIRY_HORIZON = timedelta(minutes=15)
 
 
-def _schedule_expiry(game: Game, now: datetime) -> None:
+def schedule_expiry(game: Game, now: datetime) -> None:
     """After the commit: a task due at the new turn's deadline (the beat sweep stays as the
     safety net)."""
     deadline = game.deadline
@@ -305,7 +337,7 @@ def _record(
     game.save(update_fields=fields)
     _schedule_next_step(game, seats, state, events)
     if not _step_pending(seats, state):
-        _schedule_expiry(game, now)
+        schedule_expiry(game, now)
     # Lobbies care when a table starts or ends, not about every move.
     push.publish_on_commit(game, seats, rows, lobby=state.is_over or len(events) == game.seq)
 
@@ -324,7 +356,14 @@ def _deadline(
     if acting.is_bot or engine.blind_trick_pending(state):
         step_ms = settings.BOT_MOVE_DELAY_MS + settings.TRICK_PAUSE_MS
         return turn_starts + timedelta(milliseconds=step_ms) + STEP_GRACE
-    return turn_starts + timedelta(seconds=game.turn_seconds)
+    return turn_starts + timedelta(seconds=turn_limit(game, acting))
+
+
+def turn_limit(game: Game, seat: Seat) -> int:
+    """Seconds a seat has for a decision: the table's limit (R16), at most 5 while away (R18)."""
+    if seat.away:
+        return min(game.turn_seconds, limits.AWAY_TURN_SECONDS)
+    return int(game.turn_seconds)
 
 
 def _record_results(game: Game, seats: list[Seat], state: State) -> None:

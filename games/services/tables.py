@@ -135,7 +135,7 @@ def game_leave(*, game_id: int, user: User) -> Game:
             game.status = GameStatus.ABORTED
             game.finished_at = timezone.now()
             game.save(update_fields=["status", "finished_at"])
-        _publish_on_commit(game)
+        push.publish_on_commit(game, selectors.table_seats(game), lobby=True, departed=user.pk)
     return game
 
 
@@ -150,13 +150,18 @@ def game_abort(*, game_id: int) -> Game:
         game = lock_game(game_id)
         if game.status not in (GameStatus.OPEN, GameStatus.ACTIVE):
             raise GameNotActive("Only an open or running game can be aborted.")
-        game.status = GameStatus.ABORTED
-        game.finished_at = timezone.now()
-        game.deadline = None
-        game.to_act = None
-        game.save(update_fields=["status", "finished_at", "deadline", "to_act"])
-        _publish_on_commit(game)
+        abort_locked(game)
     return game
+
+
+def abort_locked(game: Game) -> None:
+    """Under the game's lock: status aborted, no turn, players and lobbies told after commit."""
+    game.status = GameStatus.ABORTED
+    game.finished_at = timezone.now()
+    game.deadline = None
+    game.to_act = None
+    game.save(update_fields=["status", "finished_at", "deadline", "to_act"])
+    _publish_on_commit(game)
 
 
 def game_void(*, game_id: int, voided: bool = True) -> bool:

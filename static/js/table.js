@@ -366,6 +366,15 @@ function startTable() {
     const banner = $("your-turn");
     banner.hidden = !myTurn;
     if (myTurn) banner.textContent = gettext("Your turn");
+    const me = view.players.find((p) => p.seat === view.you);
+    if (calm && view.status === "active" && me && me.away) {  // R18: say you are back
+      const back = document.createElement("button");
+      back.type = "button";
+      back.id = "back-button";
+      back.textContent = gettext("I'm back");
+      back.addEventListener("click", () => socket.send({ type: "back" }));
+      controls.append(back);
+    }
     if (!myTurn || sending) return;
     if (view.legal.bids) controls.append(draw.bidPanel(view.round, view.legal.bids, (bid) => sendMove({ type: "bid", bid })));
     if (view.legal.suits) controls.append(draw.trumpPanel(view.legal.suits, (suit) => sendMove({ type: "trump", suit })));

@@ -33,6 +33,8 @@ SOCKET_COMPONENTS = {
     "chat": "ChatSocketMessage",
     "chat_hidden": "ChatHiddenSocketMessage",
     "lobby": "LobbySocketMessage",
+    "turn": "TurnSocketMessage",
+    "games": "GamesSocketMessage",
 }
 PLAYERS = 3
 NO_GAME = 10**6
@@ -284,10 +286,21 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     lobby = WebsocketCommunicator(application, "/ws/lobby/")
     sockets.communicators.append(lobby)
     assert (await lobby.connect())[0]
+    me = WebsocketCommunicator(application, f"/ws/me/?token={people[0].token}")
+    sockets.communicators.append(me)
+    assert (await me.connect())[0]
 
     status, left = await rest.call(stranger.client, "post", GAMES, {"seats": 3})
     assert status == 201
+    assert await rest.status(stranger.client, "post", GAME + "resign/", game_id=left["id"]) == 409
     assert await rest.status(stranger.client, "post", GAME + "leave/", game_id=left["id"]) == 200
+    # Alone with bots, resigning aborts the game (R18).
+    status, solo = await rest.call(stranger.client, "post", GAMES, {"seats": 3, "bots": 2})
+    assert status == 201 and solo["status"] == "active"
+    status, resigned = await rest.call(
+        stranger.client, "post", GAME + "resign/", game_id=solo["id"]
+    )
+    assert status == 200 and resigned["status"] == "aborted"
 
     monkeypatch.setattr(engine, "new_seed", seed_with_a_wizard_turned_up)
     options = {"seats": PLAYERS, "hook_rule": True, "blind_first_round": True}
@@ -330,6 +343,9 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
         view = pushed[-1]["state"]
         if view["round"]["number"] == 2 and "chat" not in phases:
             phases.add("chat")
+            status, back = await rest.call(people[0].client, "post", GAME + "back/", **at(game_id))
+            assert status == 200 and not any(player["away"] for player in back["players"])
+            assert await rest.status(stranger.client, "post", GAME + "back/", **at(game_id)) == 403
             await talk(rest, contract, people, stranger, every, game_id)
             await socket_refusals(contract, seat_sockets, view)
     assert phases == {"choosing_trump", "bidding", "playing", "chat"}, phases
@@ -341,6 +357,7 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
         events = await rest.events(player, game_id)
         assert [event["seq"] for event in events] == list(range(1, view["seq"] + 1))
         assert {event["type"] for event in events} == set(engine.EVENT_TYPES)
+    assert await rest.status(people[1].client, "post", GAME + "back/", **at(game_id)) == 409
     bad_after = {"game_id": game_id, "query": "?after=x"}
     assert await rest.status(people[0].client, "get", GAME + "events/", **bad_after) == 400
     await db(_rematch, people[0], game_id)
@@ -360,6 +377,11 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
         lobby_messages.append(contract.message(await lobby.receive_json_from()))
     assert {message["type"] for message in lobby_messages} == {"lobby"}
     assert {"open", "active", "finished"} <= {message["status"] for message in lobby_messages}
+    mine = []
+    while not await me.receive_nothing(QUIET):
+        mine.append(contract.message(await me.receive_json_from()))
+    assert {message["type"] for message in mine} == {"games", "turn"}
+    assert {message["game"] for message in mine if message["type"] == "turn"} == {game_id}
     for socket in every:
         assert await socket.nothing()
 
@@ -434,6 +456,10 @@ async def socket_refusals(contract: Contract, seat_sockets: list[Socket], view: 
     assert contract.message(await socket.message())["state"]["seq"] == view["seq"]
     for other in seat_sockets:
         assert await other.nothing()
+
+
+def at(game_id: int) -> dict[str, int]:
+    return {"game_id": game_id}
 
 
 def _hide(message_id: int) -> None:

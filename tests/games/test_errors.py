@@ -357,7 +357,7 @@ def test_a_form_encoded_move_is_refused(table: tuple[int, list[Player]]) -> None
         ({"seats": 4, "bots": 4}, "bots"),
         ({"seats": 3, "bots": -1}, "bots"),
         ({"seats": 4, "turn_seconds": 4}, "turn_seconds"),
-        ({"seats": 4, "turn_seconds": 601}, "turn_seconds"),
+        ({"seats": 4, "turn_seconds": 604801}, "turn_seconds"),
         ({"seats": 4, "turn_seconds": "60"}, "turn_seconds"),
         ({"seats": 4, "bot_kind": "genius"}, "bot_kind"),
     ],

@@ -38,3 +38,9 @@ def test_the_api_and_the_form_refuse_a_turn_limit_past_the_maximum(
     assert create_game(player, seats=3, turn_seconds=limits.MAX_TURN_SECONDS)["turn_seconds"] == (
         limits.MAX_TURN_SECONDS
     )
+
+
+def test_a_table_may_give_seven_days_a_turn_and_the_lobby_form_takes_it() -> None:
+    assert (limits.MIN_TURN_SECONDS, limits.MAX_TURN_SECONDS) == (5, 7 * 24 * 3600)
+    form = TableForm({"seats": 3, "bots": 0, "turn_seconds": 604800, "bot_kind": "heuristic"})
+    assert form.is_valid(), form.errors

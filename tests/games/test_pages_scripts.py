@@ -39,3 +39,16 @@ def test_table_page_loads_its_module(make_player: Callable[..., Player]) -> None
     _check(html)
     assert '<script type="module" src="/static/js/table.js">' in html
     assert 'data-testid="table"' in html and 'id="initial-view"' in html
+
+
+def test_the_header_counts_a_signed_in_players_turns_through_its_module(
+    make_player: Callable[..., Player],
+) -> None:
+    client = Client()
+    anonymous = client.get("/").content.decode()
+    assert 'id="my-turns"' not in anonymous and "my-turns.js" not in anonymous
+    client.force_login(User.objects.get(pk=make_player().user_id))
+    html = client.get("/").content.decode()
+    _check(html)
+    assert 'id="my-turns"' in html
+    assert '<script type="module" src="/static/js/my-turns.js"></script>' in html

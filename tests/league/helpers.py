@@ -147,10 +147,32 @@ def expire_turns(game_id: int, count: int) -> Game:
     starts when the previous one expired, so `count` turns end at the count-th deadline."""
     game = Game.objects.get(pk=game_id)
     assert game.deadline is not None and count >= 1
-    moment = game.deadline + timedelta(seconds=game.turn_seconds * (count - 1))
+    moment = expiry_moment(game, count)
     with mock.patch.object(services.moves, "timezone", _FixedTime(moment)):
         game = services.game_catch_up(game_id)
     return game
+
+
+def expiry_moment(game: Game, count: int) -> datetime:
+    """When the count-th turn from now expires if nobody moves: each turn has the table's limit
+    (R16), at most 5 s once its player has let two expire in a row (R18)."""
+    state, moment = game.engine_state(), game.deadline
+    assert state is not None and moment is not None
+    seats = list(game.seat_set.all())
+    expiries = {seat.number: seat.expiries for seat in seats}
+    away = {seat.number for seat in seats if seat.away}
+    for _ in range(count - 1):
+        assert state.to_act is not None
+        expiries[state.to_act] += 1
+        if expiries[state.to_act] >= 2:
+            away.add(state.to_act)
+        state, _ = engine.take_turn(
+            state, state.to_act, engine.auto_move(state), seed=game.seed, auto=True
+        )
+        assert state.to_act is not None
+        limit = min(game.turn_seconds, 5) if state.to_act in away else game.turn_seconds
+        moment += timedelta(seconds=limit)
+    return moment
 
 
 def play_to_last_card(game_id: int) -> Game:
