@@ -44,13 +44,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     seq = -1  # the seq of the newest view this socket has sent
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        if await in_db(_is_suspended_socket)(self.scope):
-            await self.close(code=CLOSE_SUSPENDED)
+        if await _refused(self):
             return
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
-            return
+        user = self.scope["user"]
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         if not await in_db(_game_exists)(self.game_id):
             await self.close(code=CLOSE_NOT_FOUND)
@@ -195,13 +191,9 @@ class MeConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     groups: tuple[str, ...] = ()
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        if await in_db(_is_suspended_socket)(self.scope):
-            await self.close(code=CLOSE_SUSPENDED)
+        if await _refused(self):
             return
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
-            return
+        user = self.scope["user"]
         self.groups = (push.me_group(user.pk), push.user_group(user.pk))
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -250,6 +242,18 @@ def move_body(message: dict[str, Any]) -> dict[str, Any]:
 
 
 _KIND_BY_FIELD = {"bid": "bid", "card": "play", "suit": "trump"}
+
+
+async def _refused(consumer: AsyncJsonWebsocketConsumer) -> bool:
+    """Close the socket of a suspended (4403) or signed-out (4401) user; True if it was."""
+    if await in_db(_is_suspended_socket)(consumer.scope):
+        await consumer.close(code=CLOSE_SUSPENDED)
+        return True
+    user = consumer.scope.get("user")
+    if user is None or not user.is_authenticated:
+        await consumer.close(code=CLOSE_UNAUTHENTICATED)
+        return True
+    return False
 
 
 def _is_suspended_socket(scope: dict[str, Any]) -> bool:
