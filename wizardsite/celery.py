@@ -27,4 +27,10 @@ app.conf.beat_schedule = {
         "schedule": timedelta(seconds=30),
         "options": {"expires": 30.0},
     },
+    # Reminders an hour before a correspondence turn's deadline (notifications.turns).
+    "remind-due": {
+        "task": "notifications.tasks.remind_due",
+        "schedule": timedelta(seconds=60),
+        "options": {"expires": 60.0},
+    },
 }

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "csp",
     "accounts",
     "games",
+    "notifications",
     "league",
     "moderation",
 ]
@@ -50,6 +51,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.authentication.SuspendedLogoutMiddleware",
+    "notifications.middleware.remember_language",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -246,6 +248,15 @@ DEFAULT_BOT = env_str("DEFAULT_BOT", "heuristic")
 # a complete trick the next step waits TRICK_PAUSE_MS longer, so everyone sees the trick.
 BOT_MOVE_DELAY_MS = env_int("BOT_MOVE_DELAY_MS", 700)
 TRICK_PAUSE_MS = env_int("TRICK_PAUSE_MS", 1500)
+
+# Notifications: links in mails point here; Web Push is signed with these VAPID keys (see
+# notifications/webpush.py). Without VAPID_PRIVATE_KEY, a key pair derived from SECRET_KEY
+# (development and tests only: production turns it off and needs real keys for push).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
+VAPID_DERIVE_FROM_SECRET = True
 
 LOGGING = {
     "version": 1,
