@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib.auth import SESSION_KEY as SIGNED_IN
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
 
@@ -22,7 +23,8 @@ def remember_language(
         response = get_response(request)
         user = getattr(request, "user", None)
         session = getattr(request, "session", None)
-        if user is None or session is None or not user.is_authenticated:
+        # Browsers only (a session that signed in): an app's token request has no page language.
+        if user is None or session is None or not user.is_authenticated or SIGNED_IN not in session:
             return response
         language = getattr(request, "LANGUAGE_CODE", None) or get_language()
         if language and session.get(_SESSION_KEY) != language:

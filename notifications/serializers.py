@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from rest_framework import serializers
 
-from apikit.fields import StrictBooleanField, StrictCharField
+from apikit.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 
 ENDPOINT_MAX_LENGTH = 1000
 KEY_MAX_LENGTH = 200
@@ -89,3 +89,8 @@ class PushEndpointSerializer(StrictSerializer):
 
 class PushSubscriptionSerializer(PushEndpointSerializer):
     keys = PushKeysSerializer()
+    expirationTime = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="As PushSubscription.toJSON() gives it; not used.",
+    )
