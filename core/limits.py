@@ -40,6 +40,7 @@ def for_clients() -> dict[str, int]:
         "max_seats": MAX_SEATS,
         "min_turn_seconds": MIN_TURN_SECONDS,
         "max_turn_seconds": MAX_TURN_SECONDS,
+        "correspondence_seconds": CORRESPONDENCE_SECONDS,
         "chat_max_length": CHAT_MAX_LENGTH,
         "chat_rate_count": CHAT_RATE_COUNT,
         "chat_rate_seconds": int(CHAT_RATE_WINDOW.total_seconds()),

@@ -9,6 +9,8 @@ import { cardLabel, suitText } from "./cards.js";
 import * as sound from "./sound.js";
 import { startChat } from "./chat.js";
 import * as draw from "./table-view.js";
+import { renderClock } from "./clock.js";
+import { startResign } from "./resign.js";
 
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
@@ -38,6 +40,7 @@ function startTable() {
   let overdueSynced = null;
   let paceName = readPace();
   let leaving = false;
+  let resigned = false;          // this page resigned the seat: no "I'm back" any more (R18)
 
   const pace = () => PACES[paceName];
   let fetching = false;          // missing events are being fetched
@@ -367,7 +370,9 @@ function startTable() {
     banner.hidden = !myTurn;
     if (myTurn) banner.textContent = gettext("Your turn");
     const me = view.players.find((p) => p.seat === view.you);
-    if (calm && view.status === "active" && me && me.away) {  // R18: say you are back
+    const resign = $("resign");
+    if (resign) resign.hidden = resigned || !(view.status === "active" && me);
+    if (calm && view.status === "active" && me && me.away && !resigned) {  // R18: say you are back
       const back = document.createElement("button");
       back.type = "button";
       back.id = "back-button";
@@ -458,6 +463,12 @@ function startTable() {
     }
   }
 
+  startResign({
+    api,
+    onDone(data) { resigned = data.status === "active"; receive(data, null); },
+    onError(code, message) { showError(errorText(code, message)); },
+  });
+
   let chat = null;
   const socket = new LiveSocket(root.dataset.ws, {
     onMessage(message) {
@@ -476,6 +487,7 @@ function startTable() {
 
   /* ---- countdown, errors, connection ---------------------------------------------------- */
   function tick() {
+    renderClock($("turn-clock"), view, name);
     const timer = $("turn-timer");
     if (!timer || !view.deadline || view.status !== "active") return;
     const leftMs = Math.max(0, Date.parse(view.deadline) - Date.now());
