@@ -1,0 +1,111 @@
+"""A correspondence table in the browser: created with the lobby's "3 days" preset, its clock
+reads in days and hours, and the header's count of games awaiting your move changes live
+(ws/me/) when another player's move through the API makes it your turn."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.helpers import PASSWORD, Deadline, screenshots_on_failure, sign_up
+
+pytestmark = pytest.mark.e2e
+
+THREE_DAYS = 3 * 24 * 3600
+
+
+def api(base: str, method: str, path: str, token: str | None, body: Any = None) -> Any:
+    """A JSON call to the served API, as an app would make it."""
+    request = urllib.request.Request(
+        base + "/api/v1/" + path,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Accept": "application/json"},
+    )
+    if token:
+        request.add_header("Authorization", f"Token {token}")
+    with urllib.request.urlopen(request, timeout=20) as response:
+        return json.loads(response.read() or b"{}")
+
+
+def first_move(view: dict[str, Any]) -> dict[str, Any]:
+    (kind, options), *_ = view["legal"].items()
+    body = {
+        "bids": {"type": "bid", "bid": options[0]},
+        "cards": {"type": "play", "card": options[0]},
+    }
+    move = body.get(kind, {"type": "trump", "suit": options[0]})
+    return {**move, "seq": view["seq"]}
+
+
+def test_a_correspondence_table_shows_days_and_the_header_counts_turns_live(
+    browser: Any, server_url: str, artifacts: Path
+) -> None:
+    alice = sign_up(browser, server_url, "alice_mail")
+    with screenshots_on_failure(artifacts, [alice]):
+        page = alice.page
+        form = page.locator("#create-table")
+        form.locator("#id_seats").select_option("3")
+        form.locator("#id_bots").select_option("1")
+        form.locator("#id_blind_first_round").set_checked(False)
+        form.locator("#turn-preset").select_option(str(THREE_DAYS))
+        assert form.locator("#id_turn_seconds").input_value() == str(THREE_DAYS)
+        form.locator("button[type=submit]").click()
+        page.wait_for_url("**/games/*/")
+        game_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+        assert "3 d per turn" in page.locator(".table-facts").inner_text()
+
+        alice_token = api(
+            server_url,
+            "POST",
+            "accounts/token/",
+            None,
+            {"username": "alice_mail", "password": PASSWORD},
+        )["token"]
+        bob = api(
+            server_url,
+            "POST",
+            "accounts/register/",
+            None,
+            {"username": "bob_mail", "password": PASSWORD, "email": "bob_mail@example.com"},
+        )
+        api(server_url, "POST", f"games/{game_id}/join/", bob["token"])
+        tokens = {0: alice_token, 1: bob["token"]}
+
+        # The clock of the decision due, in days and hours (a 3-day limit: "2 d 23 h").
+        clock = page.locator('[data-testid="turn-clock"]')
+        clock.wait_for(state="visible")
+        assert re.search(r"\b2 d 23 h\b", clock.inner_text()), clock.inner_text()
+        page.screenshot(path=str(artifacts / "correspondence-table.png"))
+
+        badge = page.locator("#my-turns")
+        deadline = Deadline(120, "waiting for a turn that passes from bob to alice")
+        while True:
+            deadline.check("moves through the API")
+            view = api(server_url, "GET", f"games/{game_id}/", alice_token)
+            seat = view["to_act"]
+            assert view["status"] == "active" and seat in tokens, view
+            mine = api(server_url, "GET", f"games/{game_id}/", tokens[seat])
+            if seat == 0:
+                api(server_url, "POST", f"games/{game_id}/moves/", alice_token, first_move(mine))
+                continue
+            # Bob is to act: alice's header shows no game awaiting her.
+            page.wait_for_function(
+                "() => document.getElementById('my-turns').hidden", polling="raf"
+            )
+            after = api(
+                server_url, "POST", f"games/{game_id}/moves/", bob["token"], first_move(mine)
+            )
+            if after["to_act"] == 0:
+                break
+        # Bob's move made it alice's turn: her header says so without a reload.
+        badge.wait_for(state="visible")
+        assert re.search(r"\b1\b", badge.inner_text()), badge.inner_text()
+        assert "your move" in clock.inner_text().lower()
+        page.screenshot(path=str(artifacts / "correspondence-your-turn.png"))
+    alice.close()
