@@ -1,9 +1,10 @@
 """Web Push (RFC 8030, encrypted per RFC 8291, signed with VAPID per RFC 8292) via pywebpush.
 
-Keys: VAPID_PRIVATE_KEY (the raw 32-byte P-256 key, base64url, as `vapid --gen` or
-`web-push generate-vapid-keys` print it; or a base64url DER key) and VAPID_PUBLIC_KEY (the
-uncompressed point, base64url, which browsers subscribe with; derived from the private key if
-unset). Without VAPID_PRIVATE_KEY, development and tests derive a key pair from SECRET_KEY
+Keys: VAPID_PRIVATE_KEY (a raw 32-byte P-256 key in base64url, as `web-push
+generate-vapid-keys` prints it, or the DER key in base64: the body of the `private_key.pem`
+that `vapid --gen` writes, on one line) and VAPID_PUBLIC_KEY (the uncompressed point in
+base64url, which browsers subscribe with; always the private key's own, checked if set).
+Without VAPID_PRIVATE_KEY, development and tests derive a key pair from SECRET_KEY
 (VAPID_DERIVE_FROM_SECRET, off in production, where push stays off until the keys are set).
 """
 
@@ -59,9 +60,9 @@ def _vapid() -> Vapid | None:
 
 
 def public_key() -> str | None:
-    """The application server key browsers subscribe with (base64url), or None: push is off."""
-    if settings.VAPID_PUBLIC_KEY:
-        return str(settings.VAPID_PUBLIC_KEY)
+    """The application server key browsers subscribe with (base64url), or None: push is off.
+    Always the private key's own point: a VAPID_PUBLIC_KEY that differs is a mistake (every
+    push would be refused), logged and not used."""
     vapid = _vapid()
     if vapid is None:
         return None
@@ -70,7 +71,11 @@ def public_key() -> str | None:
     point = vapid.public_key.public_bytes(
         serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
     )
-    return _b64url(point)
+    derived = _b64url(point)
+    configured = str(settings.VAPID_PUBLIC_KEY).rstrip("=")
+    if configured and configured != derived:
+        log.error("VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY: using the latter's")
+    return derived
 
 
 def turn_payload(game: Game, language: str) -> str:
