@@ -51,7 +51,7 @@ class Sent(models.Model):
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)  # pruned by age
 
     class Meta:
         constraints = [

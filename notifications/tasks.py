@@ -35,7 +35,9 @@ def turn_remind(user_id: int, game_id: int, seq: int) -> bool:
 
 @shared_task(ignore_result=True)
 def remind_due() -> int:
-    """The sweep (beat, every minute): the reminder of every turn whose last hour began."""
+    """The sweep (beat, every minute): the reminder of every turn whose last hour began; and
+    the claims of long-gone turns are pruned."""
+    turns.claims_prune()
     due = turns.reminders_due()
     return sum(turns.turn_remind(user_id=u, game_id=g, seq=s) for u, g, s in due)
 

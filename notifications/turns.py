@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from accounts.standing import is_suspended
 from core import limits
 from core.errors import NotFound
 from games import presence, selectors
@@ -62,7 +63,9 @@ def current_turn(*, user_id: int, game_id: int, seq: int) -> Turn | None:
     if seat is None or seat.user_id != user_id or seat.away:
         return None
     user = User.objects.filter(pk=user_id, is_active=True).first()
-    return Turn(game, seat, user) if user is not None else None
+    if user is None or is_suspended(user):  # a barred player's turns are moved at once
+        return None
+    return Turn(game, seat, user)
 
 
 def turn_notify(*, user_id: int, game_id: int, seq: int) -> Notices:
@@ -105,6 +108,16 @@ def turn_remind(*, user_id: int, game_id: int, seq: int) -> bool:
     if not (prefs.email_turns and turn.user.email):
         return False
     return _mail_once(turn, Kind.REMINDER_MAIL)
+
+
+# Claims older than the longest turn can no longer stop a second notice: they are pruned.
+CLAIMS_KEPT = timedelta(seconds=limits.MAX_TURN_SECONDS) + timedelta(days=1)
+
+
+def claims_prune() -> int:
+    """Forget claims of turns that ended long ago; returns how many."""
+    deleted, _ = Sent.objects.filter(created__lt=timezone.now() - CLAIMS_KEPT).delete()
+    return deleted
 
 
 def reminders_due(*, limit: int = 500) -> list[tuple[int, int, int]]:

@@ -1,6 +1,7 @@
 """A correspondence table in the browser: created with the lobby's "3 days" preset, its clock
-reads in days and hours, and the header's count of games awaiting your move changes live
-(ws/me/) when another player's move through the API makes it your turn."""
+reads in days and hours, the header's count of games awaiting your move changes live
+(ws/me/) when another player's move through the API makes it your turn, and resigning asks
+for confirmation first."""
 
 from __future__ import annotations
 
@@ -108,4 +109,20 @@ def test_a_correspondence_table_shows_days_and_the_header_counts_turns_live(
         assert re.search(r"\b1\b", badge.inner_text()), badge.inner_text()
         assert "your move" in clock.inner_text().lower()
         page.screenshot(path=str(artifacts / "correspondence-your-turn.png"))
+
+        # Resigning asks first; then the seat is away for the rest of the game (R18) and the
+        # page offers no "I'm back".
+        page.click("#resign-button")
+        page.locator("#resign-confirm").wait_for(state="visible")
+        page.click("#resign-no")
+        assert page.locator("#resign-confirm").is_hidden()
+        assert (
+            api(server_url, "GET", f"games/{game_id}/", alice_token)["players"][0]["away"] is False
+        )
+        page.click("#resign-button")
+        page.click("#resign-yes")
+        page.wait_for_function("() => document.getElementById('resign').hidden", polling="raf")
+        view = api(server_url, "GET", f"games/{game_id}/", alice_token)
+        assert view["status"] == "active" and view["players"][0]["away"] is True
+        assert page.locator("#back-button").count() == 0
     alice.close()

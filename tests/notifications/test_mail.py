@@ -11,9 +11,10 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.test import Client
+from django.utils import timezone
 
 from notifications import tasks
-from notifications.models import NotificationSettings
+from notifications.models import NotificationSettings, Sent
 from tests.games.helpers import Player, game_row
 from tests.notifications.helpers import DAY, at, deadline_of, move, recipients, table, to_act
 
@@ -182,3 +183,26 @@ def test_a_tampered_link_is_refused_and_changes_nothing(
         response = getattr(Client(), method)(f"/notifications/unsubscribe/{token}/")
         assert response.status_code == 400
     assert not NotificationSettings.objects.filter(user_id=first.user_id, email_turns=False)
+
+
+def test_a_suspended_player_is_not_mailed(make_player: Callable[..., Player]) -> None:
+    from accounts.models import Suspension
+
+    game_id, people = table(make_player, DAY)
+    first = to_act(game_id, people)
+    mail.outbox.clear()
+    Sent.objects.all().delete()  # as if the turn's task had not run yet
+    Suspension.objects.create(user_id=first.user_id, banned=True, reason="test")
+    tasks.turn_notify(first.user_id, game_id, game_row(game_id).seq)
+    assert mail.outbox == []
+
+
+def test_claims_of_long_gone_turns_are_pruned_by_the_sweep(
+    make_player: Callable[..., Player],
+) -> None:
+    game_id, people = table(make_player, DAY)
+    assert Sent.objects.count() == 1  # the first turn's mail
+    old = Sent.objects.create(user_id=people[1].user_id, game_id=game_id, seq=1, kind="turn_mail")
+    Sent.objects.filter(pk=old.pk).update(created=timezone.now() - timedelta(days=9))
+    tasks.remind_due()
+    assert list(Sent.objects.values_list("seq", flat=True)) == [game_row(game_id).seq]
