@@ -125,4 +125,12 @@ def test_a_correspondence_table_shows_days_and_the_header_counts_turns_live(
         view = api(server_url, "GET", f"games/{game_id}/", alice_token)
         assert view["status"] == "active" and view["players"][0]["away"] is True
         assert page.locator("#back-button").count() == 0
+
+        # The profile page has the notification settings and the push opt-in button.
+        page.goto("/lobby/")
+        page.screenshot(path=str(artifacts / "correspondence-lobby.png"), full_page=True)
+        page.goto("/players/alice_mail/")
+        page.locator("#notification-settings").wait_for(state="visible")
+        assert page.locator("#email-turns").is_checked()
+        page.screenshot(path=str(artifacts / "correspondence-profile.png"), full_page=True)
     alice.close()

@@ -206,3 +206,18 @@ def test_claims_of_long_gone_turns_are_pruned_by_the_sweep(
     Sent.objects.filter(pk=old.pk).update(created=timezone.now() - timedelta(days=9))
     tasks.remind_due()
     assert list(Sent.objects.values_list("seq", flat=True)) == [game_row(game_id).seq]
+
+
+def test_a_notice_that_cannot_be_queued_never_fails_the_move(
+    make_player: Callable[..., Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, people = table(make_player, DAY)
+
+    def broker_down(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(tasks.turn_notify, "delay", broker_down)
+    mail.outbox.clear()
+    before = game_row(game_id).seq
+    move(game_id, people)  # answered 200 (asserted inside)
+    assert game_row(game_id).seq > before and mail.outbox == []
