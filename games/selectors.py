@@ -27,6 +27,7 @@ class PlayerEntry(TypedDict):
     is_bot: bool
     score: int
     away: bool  # R18: decisions made for them after at most 5 s
+    resigned: bool  # R18: gave up, so away for the rest of the game
 
 
 class Table(TypedDict):
@@ -140,6 +141,7 @@ def _table(game: Game, seats: list[Seat]) -> Table:
                 "is_bot": seat.is_bot,
                 "score": totals[seat.number],
                 "away": seat.away,
+                "resigned": seat.resigned,
             }
             for seat in seats
         ],

@@ -40,7 +40,6 @@ function startTable() {
   let overdueSynced = null;
   let paceName = readPace();
   let leaving = false;
-  let resigned = false;          // this page resigned the seat: no "I'm back" any more (R18)
 
   const pace = () => PACES[paceName];
   let fetching = false;          // missing events are being fetched
@@ -371,8 +370,8 @@ function startTable() {
     if (myTurn) banner.textContent = gettext("Your turn");
     const me = view.players.find((p) => p.seat === view.you);
     const resign = $("resign");
-    if (resign) resign.hidden = resigned || !(view.status === "active" && me);
-    if (calm && view.status === "active" && me && me.away && !resigned) {  // R18: say you are back
+    if (resign) resign.hidden = !(view.status === "active" && me && !me.resigned);
+    if (calm && view.status === "active" && me && me.away && !me.resigned) {  // R18: say you are back
       const back = document.createElement("button");
       back.type = "button";
       back.id = "back-button";
@@ -465,7 +464,7 @@ function startTable() {
 
   startResign({
     api,
-    onDone(data) { resigned = data.status === "active"; receive(data, null); },
+    onDone(data) { receive(data, null); },
     onError(code, message) { showError(errorText(code, message)); },
   });
 

@@ -124,7 +124,11 @@ def test_a_correspondence_table_shows_days_and_the_header_counts_turns_live(
         page.wait_for_function("() => document.getElementById('resign').hidden", polling="raf")
         view = api(server_url, "GET", f"games/{game_id}/", alice_token)
         assert view["status"] == "active" and view["players"][0]["away"] is True
+        assert view["players"][0]["resigned"] is True
         assert page.locator("#back-button").count() == 0
+        page.reload()  # the view says so: still no "I'm back" and no "Resign…"
+        page.locator('[data-testid="turn-clock"]').wait_for(state="visible")
+        assert page.locator("#back-button").count() == 0 and page.locator("#resign").is_hidden()
 
         # The profile page has the notification settings and the push opt-in button.
         page.goto("/lobby/")
