@@ -12,15 +12,17 @@ from core.errors import UNAVAILABLE_RETRY_AFTER
 
 log = logging.getLogger(__name__)
 
-# RFC 6455 "Try Again Later": the server is briefly unable to serve; reconnect after a pause.
-CLOSE_TRY_AGAIN_LATER = 1013
+# "Try again later" (HTTP's 503 in the application range of close codes: Daphne's websocket
+# library sends no other code below 3000 than 1000, so not RFC 6455's 1013): reconnect after
+# a pause, as after any close but 4401, 4403 and 4404.
+CLOSE_TRY_AGAIN_LATER = 4503
 
 
 class RefuseWhileDatabaseDown:
     """Wraps the websocket application. When the database fails during the handshake, a server
     that implements the ASGI `websocket.http.response` extension (uvicorn) answers 503
     `unavailable` with Retry-After, like REST; one that does not (Daphne) has the socket
-    accepted and closed at once with 1013. After the handshake the socket closes with 1013."""
+    accepted and closed at once with 4503. After the handshake the socket closes with 4503."""
 
     def __init__(self, app: Any) -> None:
         self.app = app

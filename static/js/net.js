@@ -36,7 +36,7 @@ export async function fetchAll(url) {
 }
 
 /* Close codes after which reconnecting cannot help (API.md "WebSocket"): signed out,
-   suspended, no such game. Any other close (a restart, 1011, 1013 "try again later") is
+   suspended, no such game. Any other close (a restart, 1011, 4503 "try again later") is
    retried. */
 export const FINAL_CLOSE_CODES = [4401, 4403, 4404];
 

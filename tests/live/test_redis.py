@@ -26,6 +26,7 @@ from django.db import connection
 
 from games import engine, push
 from tests.live.helpers import db, event_rows, game_row, table
+from tests.processes import end
 
 ROOT = Path(django_settings.BASE_DIR)
 PYTHON = sys.executable
@@ -78,12 +79,7 @@ def running(argv: list[str], env: dict[str, str], log: Path) -> Iterator[subproc
         try:
             yield process
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+            end(process)
 
 
 def tail(*logs: Path) -> str:
