@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts.standing import ensure_can_play
 from core import limits
 from core.errors import ApplicationError, GameNotActive, Invalid, NotAPlayer, StaleState
-from games import engine, push, selectors
+from games import engine, enqueue, push, selectors
 from games.engine import EngineError, Event, Move, State
 from games.locks import lock_game
 from games.models import Event as EventRow
@@ -254,10 +254,7 @@ def _schedule_next_step(game: Game, seats: list[Seat], state: State, events: lis
     from games import tasks  # tasks import this module
 
     delay_ms = settings.BOT_MOVE_DELAY_MS + _pause_ms(events)
-    game_id, seq = game.pk, state.seq
-    transaction.on_commit(
-        lambda: tasks.bot_step.apply_async((game_id, seq), countdown=delay_ms / 1000)
-    )
+    enqueue.after_commit(tasks.bot_step, (game.pk, state.seq), countdown=delay_ms / 1000)
 
 
 def turn_expire(*, game_id: int, seq: int) -> int:
@@ -284,8 +281,7 @@ def schedule_expiry(game: Game, now: datetime) -> None:
         return
     from games import tasks  # tasks import this module
 
-    game_id, seq = game.pk, game.seq
-    transaction.on_commit(lambda: tasks.turn_expire.apply_async((game_id, seq), eta=deadline))
+    enqueue.after_commit(tasks.turn_expire, (game.pk, game.seq), eta=deadline)
 
 
 def _step_pending(seats: list[Seat], state: State) -> bool:

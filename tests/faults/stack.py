@@ -65,8 +65,14 @@ class Answer:
     body: Any
 
 
-def call(url: str, method: str = "GET", body: Any = None, token: str | None = None) -> Answer:
-    """One HTTP request; a request that gets no answer within REQUEST_TIMEOUT fails the test."""
+def call(
+    url: str,
+    method: str = "GET",
+    body: Any = None,
+    token: str | None = None,
+    timeout: float = REQUEST_TIMEOUT,
+) -> Answer:
+    """One HTTP request; a request that gets no answer within `timeout` fails the test."""
     headers = {"Accept": "application/json"}
     if body is not None:
         headers["Content-Type"] = "application/json"
@@ -75,7 +81,7 @@ def call(url: str, method: str = "GET", body: Any = None, token: str | None = No
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers=headers, method=method)
     try:
-        with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             status, raw, got = response.status, response.read(), dict(response.headers)
     except urllib.error.HTTPError as error:
         status, raw, got = error.code, error.read(), dict(error.headers)
@@ -197,8 +203,15 @@ class Stack:
             for log in sorted(self.folder.glob("*.log"))
         )
 
-    def api(self, path: str, method: str = "GET", body: Any = None, token: str = "") -> Answer:
-        return call(self.base + "/api/v1" + path, method, body, token or None)
+    def api(
+        self,
+        path: str,
+        method: str = "GET",
+        body: Any = None,
+        token: str = "",
+        timeout: float = REQUEST_TIMEOUT,
+    ) -> Answer:
+        return call(self.base + "/api/v1" + path, method, body, token or None, timeout)
 
     def audit(self) -> dict[str, Any]:
         report: dict[str, Any] = json.loads(self.python("-c", AUDIT).strip().splitlines()[-1])

@@ -13,8 +13,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.db import InterfaceError, OperationalError
 from django.test import Client
+from redis.exceptions import TimeoutError as RedisTimeout
 
-from tests.games.helpers import API, Player, assert_error, seat_players
+from apikit import throttles
+from tests.games.helpers import API, Player, assert_error, choose_move, seat_players
 from wizardsite.asgi import application
 from wizardsite.ws_guard import CLOSE_TRY_AGAIN_LATER
 
@@ -135,3 +137,22 @@ def player_user(player: Player) -> User:
 
 def async_run(make: Callable[[], Any]) -> Any:
     return async_to_sync(make)()
+
+
+def test_throttles_whose_cache_cannot_be_reached_let_requests_through(
+    make_player: Callable[..., Player], monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    players = [make_player() for _ in range(3)]
+    game_id = seat_players(players)
+    view = players[0].view(game_id)
+    mover = players[view["to_act"]]
+    body = {**choose_move(mover.view(game_id)["legal"], None), "seq": view["seq"]}
+    settings.RATE_LIMITS_ENABLED = True
+
+    def frozen(*args: Any, **kwargs: Any) -> None:
+        raise RedisTimeout("Timeout reading from socket")
+
+    monkeypatch.setattr("rest_framework.throttling.SimpleRateThrottle.cache.get", frozen)
+    response = mover.move(game_id, body)  # the moves endpoint is throttled
+    assert response.status_code == 200, response.content
+    assert throttles.hit("socket", str(mover.user_id)) is None

@@ -226,7 +226,13 @@ RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", True)
 # them; in this process otherwise.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Bounded: a frozen Redis costs a request half a second, then the throttles let
+            # it through uncounted (apikit.throttles).
+            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+        }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
