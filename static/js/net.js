@@ -99,14 +99,18 @@ export class LiveSocket {
     });
   }
 
+  /* poll() now, then about every pollMs (jittered, so the clients of a lost server spread out). */
   startPolling() {
     if (!this.poll || this.polling !== null) return;
+    const later = () => {
+      this.polling = setTimeout(() => { this.poll(); later(); }, this.pollMs * (0.75 + Math.random() / 2));
+    };
     this.poll();
-    this.polling = setInterval(() => this.poll(), this.pollMs);
+    later();
   }
 
   stopPolling() {
-    if (this.polling !== null) clearInterval(this.polling);
+    if (this.polling !== null) clearTimeout(this.polling);
     this.polling = null;
   }
 
