@@ -15,7 +15,8 @@ from django.contrib.auth.models import User
 from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
 from apikit import throttles
-from core.errors import Error, error_body, refusal_body
+from apikit.unavailable import refusal_or_unavailable
+from core.errors import Error, error_body
 from core.text import json_problem
 from games import presence, push, selectors, services
 from games.models import Game
@@ -124,7 +125,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         try:
             return await in_db(action)(self.game_id, user, content)
         except Exception as error:
-            body = refusal_body(error)
+            body = refusal_or_unavailable(error)
             if body is None:
                 raise
             await self._send_error(body)

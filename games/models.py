@@ -47,6 +47,9 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True, editable=False)
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The running turn was found long past its deadline (the timer was down) and given a
+    # fresh limit once instead of an auto-move (games.services.moves.apply_overdue).
+    turn_renewed = models.BooleanField(default=False)
     # R17: a voided game never counts; the league decides and records what counts.
     voided = models.BooleanField(default=False)
     rematch_of = models.OneToOneField(

@@ -14,10 +14,12 @@ def on_turn_started(
 ) -> None:
     """A decision became a person's: a worker decides what to send them, off the move path
     (games send this signal from `transaction.on_commit`, never inside a move's transaction).
-    A notice that cannot be queued is lost, never the move's answer."""
+    The send goes off this thread (games.enqueue): a frozen broker never holds up the move, and
+    a notice that cannot be queued is lost, never the move's answer."""
+    from games import enqueue
     from notifications.tasks import turn_notify
 
     try:
-        turn_notify.delay(user_id, game_id, seq)
-    except Exception as error:
+        enqueue.after_commit(turn_notify, (user_id, game_id, seq))
+    except Exception as error:  # where tasks run eagerly (tests), the send happens right here
         log.warning("turn notice for user %s at game %s not queued: %r", user_id, game_id, error)

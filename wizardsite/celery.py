@@ -7,6 +7,9 @@ from datetime import timedelta
 
 from celery import Celery
 
+from wizardsite import kombu_fix
+
+kombu_fix.install()
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wizardsite.settings")
 
 app = Celery("wizardsite")

@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts.standing import ensure_can_play
 from core import limits
 from core.errors import ApplicationError, GameNotActive, Invalid, NotAPlayer, StaleState
-from games import engine, push, selectors
+from games import engine, enqueue, push, selectors
 from games.engine import EngineError, Event, Move, State
 from games.locks import lock_game
 from games.models import Event as EventRow
@@ -26,6 +26,10 @@ from games.signals import game_finished, turn_started
 
 # How long a paced step's task may be late before the timer's sweep makes the step itself.
 STEP_GRACE = timedelta(seconds=5)
+# A healthy timer finds an expired turn within about a second (a task at the deadline and a
+# sweep every second). A turn found later than this was not timed: the timer, its worker or
+# the database was down, so the player may not have had their turn in full.
+OUTAGE_GRACE = timedelta(seconds=5)
 
 
 def move_request(body: Any) -> tuple[dict[str, Any], int | None]:
@@ -115,24 +119,48 @@ def _is_overdue(game: Game, now: datetime) -> bool:
 
 
 def apply_overdue(game: Game, seats: list[Seat] | None = None) -> int:
-    """Under the game's lock: the auto-move of each expired turn, in order. The next turn
-    starts when the previous one expired, so a long-unwatched table catches up in full."""
-    now = timezone.now()
+    """Under the game's lock: settle each expired turn, in order (R16). Each auto-move is made
+    now, so the next turn gets its full limit from this commit, never from the missed
+    deadline. A human turn found more than OUTAGE_GRACE past its deadline gets, once, a
+    fresh full limit from now instead of an auto-move, not counted as an expiry (R18): after
+    an outage nobody is auto-moved on a turn they were not given in full. Returns the
+    auto-moves and bot steps applied (a renewal is none)."""
     applied = 0
-    while _is_overdue(game, now):
+    while _is_overdue(game, now := timezone.now()):
         assert game.deadline is not None
         seats = seats if seats is not None else selectors.table_seats(game)
         state = game.engine_state()
         assert state is not None and state.to_act is not None
         # A paced bot or blind-trick step whose task was lost: the sweep takes it instead.
         step = _automatic_step(game, seats, state)
+        acting = next(s for s in seats if s.number == state.to_act)
         if step is not None:
-            _record(game, seats, *step, at=game.deadline)
+            _record(game, seats, *step)
+        elif _untimed(game, acting, now):
+            _renew_turn(game, seats, acting, now)
+            break
         else:
-            _expired(next(s for s in seats if s.number == state.to_act))
-            _decide(game, seats, state.to_act, engine.auto_move(state), auto=True, at=game.deadline)
+            _expired(acting)
+            _decide(game, seats, state.to_act, engine.auto_move(state), auto=True)
         applied += 1
     return applied
+
+
+def _untimed(game: Game, acting: Seat, now: datetime) -> bool:
+    """The running human turn was found too late to have been timed (see OUTAGE_GRACE) and
+    has not been renewed yet; a suspended player's turn never waits (it expires at once)."""
+    assert game.deadline is not None
+    late = now - game.deadline > OUTAGE_GRACE
+    return late and not game.turn_renewed and not getattr(acting, "barred", False)
+
+
+def _renew_turn(game: Game, seats: list[Seat], acting: Seat, now: datetime) -> None:
+    """The turn starts again now with the seat's full limit (R16, R18's while away)."""
+    game.deadline = now + timedelta(seconds=turn_limit(game, acting))
+    game.turn_renewed = True
+    game.save(update_fields=["deadline", "turn_renewed"])
+    schedule_expiry(game, now)
+    push.publish_on_commit(game, seats)
 
 
 AWAY_AFTER_EXPIRIES = 2  # R18
@@ -161,11 +189,10 @@ def _decide(
     move: Move,
     *,
     auto: bool,
-    at: datetime | None = None,
     mine: Seat | None = None,
 ) -> None:
-    """Apply one decision and, unless paced, the bots' replies; `at` is when it counts as made
-    (now); `mine`: the seat of a player deciding themselves, no longer away (R18)."""
+    """Apply one decision and, unless paced, the bots' replies; `mine`: the seat of a player
+    deciding themselves, no longer away (R18)."""
     state = game.engine_state()
     assert state is not None  # an active game has started
     paced = _paced()
@@ -176,7 +203,7 @@ def _decide(
         _present(mine)  # after the engine accepted the move: a refused one changes nothing
     if not paced:
         state = _bots_reply(game, seats, state, events)
-    _record(game, seats, state, events, at=at)
+    _record(game, seats, state, events)
 
 
 def bot_step(*, game_id: int, seq: int) -> bool:
@@ -227,10 +254,7 @@ def _schedule_next_step(game: Game, seats: list[Seat], state: State, events: lis
     from games import tasks  # tasks import this module
 
     delay_ms = settings.BOT_MOVE_DELAY_MS + _pause_ms(events)
-    game_id, seq = game.pk, state.seq
-    transaction.on_commit(
-        lambda: tasks.bot_step.apply_async((game_id, seq), countdown=delay_ms / 1000)
-    )
+    enqueue.after_commit(tasks.bot_step, (game.pk, state.seq), countdown=delay_ms / 1000)
 
 
 def turn_expire(*, game_id: int, seq: int) -> int:
@@ -257,8 +281,7 @@ def schedule_expiry(game: Game, now: datetime) -> None:
         return
     from games import tasks  # tasks import this module
 
-    game_id, seq = game.pk, game.seq
-    transaction.on_commit(lambda: tasks.turn_expire.apply_async((game_id, seq), eta=deadline))
+    enqueue.after_commit(tasks.turn_expire, (game.pk, game.seq), eta=deadline)
 
 
 def _step_pending(seats: list[Seat], state: State) -> bool:
@@ -302,11 +325,10 @@ def _bots_reply(game: Game, seats: list[Seat], state: State, events: list[Event]
     return state
 
 
-def _record(
-    game: Game, seats: list[Seat], state: State, events: list[Event], *, at: datetime | None = None
-) -> None:
-    """Append the event rows, refresh the game's cached state, turn and deadline, and push the
-    new views once the transaction commits."""
+def _record(game: Game, seats: list[Seat], state: State, events: list[Event]) -> None:
+    """Append the event rows, refresh the game's cached state, turn and deadline (the new
+    turn's limit counts from now, its commit), and push the new views once the transaction
+    commits."""
     first = game.seq + 1
     rows = EventRow.objects.bulk_create(
         [
@@ -322,13 +344,13 @@ def _record(
         ]
     )
     now = timezone.now()
-    turn_starts = at or now
     game.__dict__["_seats"] = seats  # for the caller's answer (selectors.game_view)
     game.seq = state.seq
     game.set_engine_state(state)
     game.to_act = state.to_act
-    game.deadline = _deadline(game, seats, state, turn_starts)
-    fields = ["seq", "state", "to_act", "deadline", "status", "started_at"]
+    game.deadline = _deadline(game, seats, state, now)
+    game.turn_renewed = False
+    fields = ["seq", "state", "to_act", "deadline", "turn_renewed", "status", "started_at"]
     if state.is_over:
         game.status = GameStatus.FINISHED
         game.finished_at = now

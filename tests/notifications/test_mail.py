@@ -216,7 +216,7 @@ def test_a_notice_that_cannot_be_queued_never_fails_the_move(
     def broker_down(*args: object, **kwargs: object) -> None:
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(tasks.turn_notify, "delay", broker_down)
+    monkeypatch.setattr(tasks.turn_notify, "apply_async", broker_down)
     mail.outbox.clear()
     before = game_row(game_id).seq
     move(game_id, people)  # answered 200 (asserted inside)
