@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "csp",
     "accounts",
     "games",
+    "review",
     "league",
     "moderation",
 ]
@@ -246,6 +247,10 @@ DEFAULT_BOT = env_str("DEFAULT_BOT", "heuristic")
 # a complete trick the next step waits TRICK_PAUSE_MS longer, so everyone sees the trick.
 BOT_MOVE_DELAY_MS = env_int("BOT_MOVE_DELAY_MS", 700)
 TRICK_PAUSE_MS = env_int("TRICK_PAUSE_MS", 1500)
+# The hard bot (the engine's expert) thinks this long per decision, in a Celery worker; the
+# review of a finished game gives each of a player's decisions REVIEW_BUDGET_MS of search.
+EXPERT_BOT_BUDGET_MS = env_int("EXPERT_BOT_BUDGET_MS", 150)
+REVIEW_BUDGET_MS = env_int("REVIEW_BUDGET_MS", 100)
 
 LOGGING = {
     "version": 1,
