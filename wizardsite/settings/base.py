@@ -204,6 +204,9 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+# In one process no worker takes tasks from the in-memory broker: tasks (bots' steps, the
+# timer's, the league's, the review's) then run where they are sent, after the commit.
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 # Bounded waits on the broker too; a lost connection is retried, not fatal.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 2}
 CELERY_BROKER_CONNECTION_RETRY = True
