@@ -27,7 +27,8 @@ from games.models import Game, GameStatus, Seat
 from games.services.steps import after_transaction, game_transaction
 from games.signals import game_finished
 
-# How long a paced step's task may be late before the timer's sweep makes the step itself.
+# How long a step's task may be late before the timer's sweep sends it again (R9's blind
+# trick: plays its card itself).
 STEP_GRACE = timedelta(seconds=5)
 
 
@@ -131,9 +132,10 @@ def apply_overdue(game: Game, seats: list[Seat] | None = None) -> int:
         if engine.blind_trick_pending(state):  # R9: no thinking, the only card there is
             _record(game, seats, *engine.blind_step(state, seed=game.seed), at=game.deadline)
         elif _bot_kind(seats, state.to_act) is not None:
-            if not applied:  # else the move just applied has sent the bot's task
-                _step_resend(game, seats, state, now)
-            return applied + 1
+            if applied:  # the move just applied has sent the bot's task
+                return applied
+            _step_resend(game, seats, state, now)
+            return 1
         else:
             _expired(next(s for s in seats if s.number == state.to_act))
             _decide(game, seats, state.to_act, engine.auto_move(state), auto=True, at=game.deadline)
