@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Game, GameStatus
@@ -14,6 +15,22 @@ from review.models import GameReview, ReviewedDecision
 
 # A claim this old that never finished (its worker died) may be taken over by another task.
 CLAIM_EXPIRES = timedelta(hours=1)
+# The sweep looks this far back, a few games a run: older games are not reviewed late.
+SWEEP_HORIZON = timedelta(days=7)
+SWEEP_GAMES = 5
+
+
+def games_review(*, limit: int = SWEEP_GAMES) -> int:
+    """Review, oldest first, finished games of the last week that no task has claimed (their
+    task was lost) or whose claim expired; returns how many this run reviewed."""
+    now = timezone.now()
+    unclaimed = Q(review__isnull=True) | Q(
+        review__finished_at__isnull=True, review__claimed_at__lt=now - CLAIM_EXPIRES
+    )
+    due = Game.objects.filter(
+        unclaimed, status=GameStatus.FINISHED, finished_at__gte=now - SWEEP_HORIZON
+    ).order_by("finished_at", "pk")
+    return sum(game_review(game_id=game_id) for game_id in due.values_list("pk", flat=True)[:limit])
 
 
 def game_review(*, game_id: int) -> bool:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 import yaml
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Event as EventRow
@@ -166,3 +168,23 @@ def test_the_profile_shows_the_share_matched_and_points_left_per_game(
     page = Client().get(f"/players/{ana.username}/").content.decode()
     share = round(100 * stats["matched"] / stats["decisions"])
     assert re.search(rf"{share}% of {stats['decisions']} decisions", page), page
+
+
+def test_the_sweep_reviews_a_game_whose_task_was_lost_and_takes_over_a_dead_claim(
+    finished: Finished,
+) -> None:
+    assert tasks.review_games() == 1  # the game's own task never ran here
+    assert tasks.review_games() == 0
+    assert GameReview.objects.get(game_id=finished.game_id).finished_at is not None
+
+    # A worker that claimed a review and died: after an hour another task takes it over.
+    review = GameReview.objects.get(game_id=finished.game_id)
+    stored = review.decisions.count()
+    GameReview.objects.filter(pk=review.pk).update(
+        finished_at=None, claimed_at=timezone.now() - timedelta(minutes=59)
+    )
+    assert tasks.review_game(finished.game_id) is False  # still someone's
+    GameReview.objects.filter(pk=review.pk).update(claimed_at=timezone.now() - timedelta(hours=2))
+    assert tasks.review_games() == 1
+    assert review.decisions.count() == stored  # answered again, not twice
+    assert GameReview.objects.get(pk=review.pk).finished_at is not None
