@@ -32,6 +32,7 @@ def test_each_difficulty_seats_its_bot_and_the_view_says_which(
     view = create_game(make_player(), seats=4, bots=2, bot_kind=difficulty)
     assert bot_kinds(view["id"]) == {kind}
     assert [p["difficulty"] for p in view["players"]] == [None, difficulty, difficulty]
+    assert view["players"][1]["username"] == f"{difficulty.title()} Bot 3"
 
 
 def test_a_solo_game_against_hard_bots_plays_on(make_player: Callable[..., Player]) -> None:
