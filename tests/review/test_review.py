@@ -113,7 +113,7 @@ def test_analysis_is_404_until_stored_then_each_player_sees_only_their_own_decis
     anonymous = APIClient().get(ANALYSIS.format(game_id=finished.game_id))
     assert_error(anonymous, 401, "not_authenticated")
     contract.response(anonymous, "get", ANALYSIS)
-    for hostile in (10**6, 0):
+    for hostile in (10**6, 0, 10**30):
         assert_error(analysis_of(ana, hostile), 404, "not_found")
     assert analysis_of(ana, -1).status_code == 404  # not a route: no game id is negative
 
