@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from games import replays, selectors
 from games.views import game_or_404
-from review.selectors import seat_opinions
+from review.selectors import ReviewedDecisionView, seat_opinions
 
 
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -30,5 +30,15 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "view": view,
         "frames": frames,
         "review_pending": opinions is None and view["you"] is not None,
+        "review": _summary(list(opinions.values())) if opinions else None,
     }
     return render(request, "games/replay.html", context)
+
+
+def _summary(opinions: list[ReviewedDecisionView]) -> dict[str, int]:
+    """The viewer's game in one line: decisions as the expert's, points it expects were left."""
+    return {
+        "matched": sum(opinion["matched"] for opinion in opinions),
+        "decisions": len(opinions),
+        "points": round(sum(opinion["points"] for opinion in opinions)),
+    }

@@ -147,6 +147,8 @@ def test_the_replay_shows_the_viewers_second_opinions_once_ready(finished: Finis
     mine = {d["seq"]: d for d in analysis_of(ana, finished.game_id).json()["decisions"]}
     assert reviewed == mine  # beside each of the viewer's decisions, no one else's
     assert all(frame["event"]["seat"] == 0 for frame in frames_of(after) if "opinion" in frame)
+    matched = sum(opinion["matched"] for opinion in mine.values())
+    assert f"in {matched} of your {len(mine)} decisions" in after  # the game in one line
 
     spectator = Client().get(url).content.decode()  # a stranger: the replay, no opinions
     assert not any("opinion" in frame for frame in frames_of(spectator))
