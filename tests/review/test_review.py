@@ -20,7 +20,7 @@ from games.models import Event as EventRow
 from review import tasks
 from review.models import GameReview, ReviewedDecision
 from review.selectors import review_stats
-from tests.games.helpers import API, Player, assert_error, seat_players
+from tests.games.helpers import API, Player, assert_error, game_row, seat_players
 from tests.games.test_contract import Contract
 from tests.review.conftest import Finished, play_until
 
@@ -71,8 +71,8 @@ def test_the_last_move_sends_the_review_task_after_its_commit(
 ) -> None:
     people = [make_player(), make_player()]
     game_id = seat_players(people, bots=1, blind_first_round=False)
-    play_until(game_id, lambda state: state.round == 20 and len(state.round_plays) == 2)
-    assert not GameReview.objects.exists()
+    play_until(game_id, lambda state: state.round == 20)  # a person's turn of the last round
+    assert game_row(game_id).status == "active" and not GameReview.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
         play_until(game_id, lambda state: False)
     assert GameReview.objects.get(game_id=game_id).finished_at is not None
