@@ -23,12 +23,17 @@ _sender_lock = threading.Lock()
 
 
 def after_commit(task: Any, args: tuple[Any, ...], **options: Any) -> None:
-    """`task.apply_async(args, **options)` once the transaction commits, off this thread
-    (at once where tasks run eagerly: the test settings)."""
+    """`send(task, args, **options)` once the transaction commits."""
+    transaction.on_commit(lambda: send(task, args, **options))
+
+
+def send(task: Any, args: tuple[Any, ...], **options: Any) -> None:
+    """`task.apply_async(args, **options)` off this thread (at once where tasks run eagerly:
+    the test settings)."""
     if current_app.conf.task_always_eager:
-        transaction.on_commit(lambda: task.apply_async(args, **options))
-        return
-    transaction.on_commit(lambda: _put(lambda: task.apply_async(args, **options)))
+        task.apply_async(args, **options)
+    else:
+        _put(lambda: task.apply_async(args, **options))
 
 
 def _put(send: Callable[[], Any]) -> None:

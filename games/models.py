@@ -9,6 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.limits import CHAT_MAX_LENGTH
+from games.difficulty import difficulty_of
 from games.engine import State
 
 
@@ -150,7 +151,8 @@ class Seat(models.Model):
     def display_name(self) -> str:
         if self.user is not None:
             return self.user.get_username()
-        return f"{self.bot_kind.title()} Bot {self.number + 1}"
+        level = difficulty_of(self.bot_kind) if self.bot_kind != "random" else None
+        return f"{(level or self.bot_kind).title()} Bot {self.number + 1}"  # "Hard Bot 3"
 
 
 class Event(models.Model):

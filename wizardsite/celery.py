@@ -36,4 +36,10 @@ app.conf.beat_schedule = {
         "schedule": timedelta(seconds=60),
         "options": {"expires": 60.0},
     },
+    # The review starts when a game ends; this sweep reviews any whose task was lost.
+    "review-games": {
+        "task": "review.tasks.review_games",
+        "schedule": timedelta(minutes=1),
+        "options": {"expires": 60.0},
+    },
 }

@@ -20,9 +20,11 @@ export function longClock(ms) {
   return fmt(gettext("%(s)s s"), { s });
 }
 
-/* Show (or hide) the clock for the view's decision due; `name(seat)` names the player. */
+/* Show (or hide) the clock for the view's decision due, when a person is to make it (a bot's
+   step is not timed by the table's limit); `name(seat)` names the player. */
 export function renderClock(box, view, name) {
-  const running = view.status === "active" && !!view.deadline && view.to_act !== null;
+  const acting = view.players.find((p) => p.seat === view.to_act);
+  const running = view.status === "active" && !!view.deadline && !!acting && !acting.is_bot;
   box.hidden = !(running && isCorrespondence(view));
   if (box.hidden) return;
   const left = longClock(Date.parse(view.deadline) - Date.now());

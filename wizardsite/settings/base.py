@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "review",
     "league",
     "moderation",
 ]
@@ -214,6 +215,9 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+# In one process no worker takes tasks from the in-memory broker: tasks (bots' steps, the
+# timer's, the league's, the review's) then run where they are sent, after the commit.
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 # Bounded waits on the broker too; a lost connection is retried, not fatal.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 2}
 CELERY_BROKER_CONNECTION_RETRY = True
@@ -263,6 +267,10 @@ DEFAULT_BOT = env_str("DEFAULT_BOT", "heuristic")
 # a complete trick the next step waits TRICK_PAUSE_MS longer, so everyone sees the trick.
 BOT_MOVE_DELAY_MS = env_int("BOT_MOVE_DELAY_MS", 700)
 TRICK_PAUSE_MS = env_int("TRICK_PAUSE_MS", 1500)
+# The hard bot (the engine's expert) thinks this long per decision, in a Celery worker; the
+# review of a finished game gives each of a player's decisions REVIEW_BUDGET_MS of search.
+EXPERT_BOT_BUDGET_MS = env_int("EXPERT_BOT_BUDGET_MS", 150)
+REVIEW_BUDGET_MS = env_int("REVIEW_BUDGET_MS", 100)
 
 # Notifications: links in mails point here; Web Push is signed with these VAPID keys (see
 # notifications/webpush.py). Without VAPID_PRIVATE_KEY, a key pair derived from SECRET_KEY
