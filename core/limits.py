@@ -17,6 +17,7 @@ MIN_BOTS: Final = 0  # a table needs one human: at most seats - 1 bots
 
 MIN_TURN_SECONDS: Final = 5  # R16: the turn limit a table may choose
 MAX_TURN_SECONDS: Final = 604800  # 7 days: correspondence tables
+CORRESPONDENCE_SECONDS: Final = 3600  # a limit this long or longer makes a correspondence table
 AWAY_TURN_SECONDS: Final = 5  # R18: an away player's decisions wait at most this long
 
 CHAT_MAX_LENGTH: Final = 300  # characters, after trimming
@@ -39,6 +40,7 @@ def for_clients() -> dict[str, int]:
         "max_seats": MAX_SEATS,
         "min_turn_seconds": MIN_TURN_SECONDS,
         "max_turn_seconds": MAX_TURN_SECONDS,
+        "correspondence_seconds": CORRESPONDENCE_SECONDS,
         "chat_max_length": CHAT_MAX_LENGTH,
         "chat_rate_count": CHAT_RATE_COUNT,
         "chat_rate_seconds": int(CHAT_RATE_WINDOW.total_seconds()),

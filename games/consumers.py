@@ -18,7 +18,7 @@ from apikit import throttles
 from apikit.unavailable import refusal_or_unavailable
 from core.errors import Error, error_body
 from core.text import json_problem
-from games import push, selectors, services
+from games import presence, push, selectors, services
 from games.models import Game
 from games.selectors import GameView
 
@@ -43,6 +43,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     groups: tuple[str, ...] = ()
     seated = False  # chat belongs to the table's players: spectators get none
     seq = -1  # the seq of the newest view this socket has sent
+    online: presence.Presence | None = None  # counted as one of the user's open sockets
 
     async def connect(self) -> None:
         if await _refused(self):
@@ -61,9 +62,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        self.online = await presence.Presence(user.pk).start()
         await self._send_view()
 
     async def disconnect(self, code: int) -> None:
+        await presence.stop(self.online)
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -190,6 +193,7 @@ class MeConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     anywhere, `games` when their list of games changes. It only listens."""
 
     groups: tuple[str, ...] = ()
+    online: presence.Presence | None = None
 
     async def connect(self) -> None:
         if await _refused(self):
@@ -199,8 +203,10 @@ class MeConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        self.online = await presence.Presence(user.pk).start()
 
     async def disconnect(self, code: int) -> None:
+        await presence.stop(self.online)
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from core import limits
 from games import engine
 from games.difficulty import difficulty_of
+from games.turn_presets import TurnLimitInput
 
 
 class DifficultyChoiceField(forms.ChoiceField):
@@ -46,6 +47,8 @@ class TableForm(forms.Form):
         min_value=limits.MIN_TURN_SECONDS,
         max_value=limits.MAX_TURN_SECONDS,
         initial=60,
+        widget=TurnLimitInput(),
+        help_text=_("An hour or more makes a correspondence table, played over days."),
     )
     hook_rule = forms.BooleanField(
         label=_("Hook rule: the bids may not add up to the number of cards"),

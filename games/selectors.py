@@ -28,6 +28,7 @@ class PlayerEntry(TypedDict):
     is_bot: bool
     score: int
     away: bool  # R18: decisions made for them after at most 5 s
+    resigned: bool  # R18: gave up, so away for the rest of the game
     difficulty: Difficulty | None  # a bot's: easy, medium or hard; null for a person
 
 
@@ -142,6 +143,7 @@ def _table(game: Game, seats: list[Seat]) -> Table:
                 "is_bot": seat.is_bot,
                 "score": totals[seat.number],
                 "away": seat.away,
+                "resigned": seat.resigned,
                 "difficulty": difficulty_of(seat.bot_kind),
             }
             for seat in seats

@@ -6,3 +6,8 @@ from django.dispatch import Signal
 
 # Sent after the commit of a game's last move, with `game_id`: the league rates it (R17).
 game_finished = Signal()
+
+# Sent after the commit of a change that made a decision due from a person: `game_id`,
+# `user_id`, `seq` (the game's event seq then) and `deadline` (when R16 moves for them).
+# Not sent when the player just decided themselves and is to act again: they are there.
+turn_started = Signal()

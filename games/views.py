@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from apikit.errors_text import ERROR_TEXT, error_text
+from core import limits
 from core.errors import ApplicationError, NotFound
 from games import selectors, services
 from games.forms import TableForm
@@ -41,10 +42,21 @@ def _lobby_tables(request: HttpRequest) -> dict[str, Any]:
         if request.user.is_authenticated
         else []
     )
+    open_tables = [selectors.game_summary(game) for game in open_games]
+    my_tables = [selectors.game_summary(game) for game in mine]
     return {
-        "open_tables": [selectors.game_summary(game) for game in open_games],
-        "my_tables": [selectors.game_summary(game) for game in mine],
+        "open_tables": open_tables,
+        "my_tables": my_tables,
+        # Live tables and correspondence tables (a limit of an hour or more) are listed apart.
+        "open_live": [t for t in open_tables if not _correspondence(t)],
+        "open_correspondence": [t for t in open_tables if _correspondence(t)],
+        "my_live": [t for t in my_tables if not _correspondence(t)],
+        "my_correspondence": [t for t in my_tables if _correspondence(t)],
     }
+
+
+def _correspondence(summary: selectors.GameSummary) -> bool:
+    return summary["turn_seconds"] >= limits.CORRESPONDENCE_SECONDS
 
 
 @login_required

@@ -30,6 +30,12 @@ app.conf.beat_schedule = {
         "schedule": timedelta(seconds=30),
         "options": {"expires": 30.0},
     },
+    # Reminders an hour before a correspondence turn's deadline (notifications.turns).
+    "remind-due": {
+        "task": "notifications.tasks.remind_due",
+        "schedule": timedelta(seconds=60),
+        "options": {"expires": 60.0},
+    },
     # The review starts when a game ends; this sweep reviews any whose task was lost.
     "review-games": {
         "task": "review.tasks.review_games",

@@ -14,6 +14,8 @@ from league import api as league_api
 from league import views as league_views
 from moderation import api as moderation_api
 from moderation import views as moderation_views
+from notifications import api as notifications_api
+from notifications import views as notifications_views
 from review import api as review_api
 from review import views as review_views
 from wizardsite import views
@@ -22,6 +24,16 @@ api_v1 = [
     path("accounts/register/", accounts_api.Register.as_view(), name="api-register"),
     path("accounts/token/", accounts_api.ObtainToken.as_view(), name="api-token"),
     path("accounts/me/", league_api.Me.as_view(), name="api-me"),
+    path(
+        "accounts/me/notifications/",
+        notifications_api.NotificationSettings.as_view(),
+        name="api-me-notifications",
+    ),
+    path(
+        "accounts/me/push-subscriptions/",
+        notifications_api.PushSubscriptions.as_view(),
+        name="api-me-push-subscriptions",
+    ),
     path("games/", games_api.GameListCreate.as_view(), name="api-games"),
     path("games/<int:game_id>/", games_api.GameDetail.as_view(), name="api-game"),
     path("games/<int:game_id>/join/", games_api.GameJoin.as_view(), name="api-game-join"),
@@ -59,6 +71,15 @@ pages = [
     path("players/<str:username>/", league_views.profile, name="profile"),
     path("players/<str:username>/report/", moderation_views.report, name="report-player"),
     path("leaderboard/", league_views.leaderboard, name="leaderboard"),
+    path(
+        "notifications/unsubscribe/<str:token>/",
+        notifications_views.unsubscribe,
+        name="notifications-unsubscribe",
+    ),
+    path(
+        "notifications/settings/", notifications_views.settings_form, name="notifications-settings"
+    ),
+    path("sw.js", notifications_views.service_worker, name="service-worker"),
 ]
 
 urlpatterns = [

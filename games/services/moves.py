@@ -25,7 +25,7 @@ from games.locks import lock_game
 from games.models import Event as EventRow
 from games.models import Game, GameStatus, Seat
 from games.services.steps import after_transaction, game_transaction
-from games.signals import game_finished
+from games.signals import game_finished, turn_started
 
 # How long a step's task may be late before the timer's sweep sends it again (R9's blind
 # trick: plays its card itself).
@@ -368,8 +368,28 @@ def _record(game: Game, seats: list[Seat], state: State, events: list[Event]) ->
     _schedule_next_step(game, seats, state, events)
     if not _step_pending(seats, state):
         schedule_expiry(game, now)
+        _announce_turn(game, seats, state, events)
     # Lobbies care when a table starts or ends, not about every move.
     push.publish_on_commit(game, seats, rows, lobby=state.is_over or len(events) == game.seq)
+
+
+def _announce_turn(game: Game, seats: list[Seat], state: State, events: list[Event]) -> None:
+    """After the commit: tell whoever listens (notifications) that a person is now to decide,
+    unless that person made the decision just before and is simply to act again."""
+    if state.is_over or state.to_act is None or game.deadline is None:
+        return
+    acting = next(seat for seat in seats if seat.number == state.to_act)
+    if acting.user_id is None:
+        return
+    decisions = [e for e in events if e["type"] in engine.PLAYER_DECISIONS]
+    if decisions and decisions[-1].get("seat") == acting.number and not decisions[-1].get("auto"):
+        return
+    game_id, user_id, seq, deadline = game.pk, acting.user_id, game.seq, game.deadline
+    transaction.on_commit(
+        lambda: turn_started.send(
+            sender=Game, game_id=game_id, user_id=user_id, seq=seq, deadline=deadline
+        )
+    )
 
 
 def _deadline(

@@ -15,3 +15,18 @@ if (box) {
   new LiveSocket("/ws/lobby/", { onMessage: refresh, onStatus: (up) => up && refresh() });
   setInterval(refresh, 30000);
 }
+
+/* Turn-limit presets fill in the number of seconds; typing a number picks its preset (or
+   "custom"). The number is what the form sends. */
+const preset = document.getElementById("turn-preset");
+const seconds = preset && document.getElementById(preset.dataset.for);
+if (preset && seconds) {
+  preset.addEventListener("change", () => {
+    if (preset.value) seconds.value = preset.value;
+    else seconds.focus();
+  });
+  seconds.addEventListener("input", () => {
+    const match = [...preset.options].find((option) => option.value === seconds.value);
+    preset.value = match ? match.value : "";
+  });
+}

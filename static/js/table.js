@@ -9,6 +9,8 @@ import { cardLabel, suitText } from "./cards.js";
 import * as sound from "./sound.js";
 import { startChat } from "./chat.js";
 import * as draw from "./table-view.js";
+import { renderClock } from "./clock.js";
+import { startResign } from "./resign.js";
 
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
@@ -372,7 +374,9 @@ function startTable() {
     banner.hidden = !myTurn;
     if (myTurn) banner.textContent = gettext("Your turn");
     const me = view.players.find((p) => p.seat === view.you);
-    if (calm && view.status === "active" && me && me.away) {  // R18: say you are back
+    const resign = $("resign");
+    if (resign) resign.hidden = !(view.status === "active" && me && !me.resigned);
+    if (calm && view.status === "active" && me && me.away && !me.resigned) {  // R18: say you are back
       const back = document.createElement("button");
       back.type = "button";
       back.id = "back-button";
@@ -453,6 +457,12 @@ function startTable() {
     }
   }
 
+  startResign({
+    api,
+    onDone(data) { receive(data, null); },
+    onError(code, message) { showError(errorText(code, message)); },
+  });
+
   /* One try at a move. With no answer (the network failed, or a server that is down or
      restarting said 502-504) the move is kept and sent again, with the same seq, once the
      server answers: if the first try did arrive, the game is past that seq and the copy is
@@ -522,6 +532,7 @@ function startTable() {
 
   /* ---- countdown, errors, connection ---------------------------------------------------- */
   function tick() {
+    renderClock($("turn-clock"), view, name);
     const timer = $("turn-timer");
     if (!timer || !view.deadline || view.status !== "active") return;
     const leftMs = Math.max(0, Date.parse(view.deadline) - Date.now());

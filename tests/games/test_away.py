@@ -164,6 +164,8 @@ def test_a_resigned_seat_stays_away_and_the_league_still_rates_every_player(
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "active"
     assert away_in_view(people[0], game_id) == [False, True, False]
+    resigned = [entry["resigned"] for entry in people[0].view(game_id)["players"]]
+    assert resigned == [False, True, False]
     assert_error(quitter.client.post(game_url(game_id, "back")), 409, "game_not_active")
     started = until_turn_of(game_id, 1)
     assert turn_length(game_id, started) <= timedelta(seconds=AWAY_SECONDS)

@@ -45,6 +45,8 @@ GAME = f"{API}/games/{{game_id}}/"
 REPORTS = f"{API}/reports/"
 LEADERBOARD = f"{API}/league/leaderboard/"
 PROFILE = f"{API}/players/{{username}}/"
+NOTIFICATIONS = f"{API}/accounts/me/notifications/"
+PUSH_SUBSCRIPTIONS = f"{API}/accounts/me/push-subscriptions/"
 
 FORMATS = FormatChecker()
 
@@ -388,6 +390,20 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     assert {message["game"] for message in mine if message["type"] == "turn"} == {game_id}
     for socket in every:
         assert await socket.nothing()
+
+    # Notification settings and a push subscription, as an app sets them.
+    client = people[0].client
+    status, settings = await rest.call(client, "get", NOTIFICATIONS)
+    assert status == 200 and settings == {"email_turns": True, "push_turns": False}
+    status, settings = await rest.call(client, "patch", NOTIFICATIONS, {"email_turns": False})
+    assert status == 200 and settings == {"email_turns": False, "push_turns": False}
+    assert await rest.status(client, "patch", NOTIFICATIONS, {"email_turns": "no"}) == 400
+    endpoint = "https://push.example.net/send/contract"
+    keys = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}  # 65 and 16 bytes of base64url
+    subscription = {"endpoint": endpoint, "keys": keys}
+    assert await rest.status(client, "post", PUSH_SUBSCRIPTIONS, subscription) == 201
+    assert (await rest.call(client, "get", NOTIFICATIONS))[1]["push_turns"] is True
+    assert await rest.status(client, "delete", PUSH_SUBSCRIPTIONS, {"endpoint": endpoint}) == 204
 
     # A revoked token stops working at once.
     leaving = people[0].client

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "csp",
     "accounts",
     "games",
+    "notifications",
     "review",
     "league",
     "moderation",
@@ -52,6 +53,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.authentication.SuspendedLogoutMiddleware",
+    "notifications.middleware.remember_language",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -269,6 +271,15 @@ TRICK_PAUSE_MS = env_int("TRICK_PAUSE_MS", 1500)
 # review of a finished game gives each of a player's decisions REVIEW_BUDGET_MS of search.
 EXPERT_BOT_BUDGET_MS = env_int("EXPERT_BOT_BUDGET_MS", 150)
 REVIEW_BUDGET_MS = env_int("REVIEW_BUDGET_MS", 100)
+
+# Notifications: links in mails point here; Web Push is signed with these VAPID keys (see
+# notifications/webpush.py). Without VAPID_PRIVATE_KEY, a key pair derived from SECRET_KEY
+# (development and tests only: production turns it off and needs real keys for push).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
+VAPID_DERIVE_FROM_SECRET = True
 
 LOGGING = {
     "version": 1,

@@ -7,6 +7,9 @@ from wizardsite.settings.base import STORAGES
 DEBUG = False
 SECRET_KEY = env_str("SECRET_KEY")  # required: no default in production
 
+# Push needs VAPID_PRIVATE_KEY (and VAPID_PUBLIC_KEY) here: no key is derived in production.
+VAPID_DERIVE_FROM_SECRET = False
+
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

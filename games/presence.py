@@ -1,0 +1,100 @@
+"""Whether a user has a socket of this site open (a game socket or `ws/me/`), across processes.
+
+A count per user in the shared cache (Redis in production, so every web process sees it):
+each socket adds one when it opens and takes it back when it closes, and refreshes the key's
+expiry while it lives. A web process that dies without closing its sockets leaves the count
+too high only until the key expires, REFRESH_SECONDS * 3 after the user's last live socket
+stopped refreshing it. Notifications read it (nothing is pushed for a live table while the
+player is connected); a cache that fails counts as "not connected", so a notice is sent
+rather than lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.core.cache import cache
+
+log = logging.getLogger(__name__)
+
+REFRESH_SECONDS = 30
+TTL_SECONDS = REFRESH_SECONDS * 3
+CALL_TIMEOUT = 1.0  # a socket never waits longer than this on the cache
+
+
+def _key(user_id: int) -> str:
+    return f"sockets-open-{user_id}"
+
+
+def _opened(user_id: int) -> None:
+    key = _key(user_id)
+    cache.add(key, 0, TTL_SECONDS)
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.set(key, 1, TTL_SECONDS)
+    cache.touch(key, TTL_SECONDS)
+
+
+def _closed(user_id: int) -> None:
+    with contextlib.suppress(ValueError):  # expired: nothing to take back
+        cache.decr(_key(user_id))
+
+
+def _refresh(user_id: int) -> None:
+    if not cache.touch(_key(user_id), TTL_SECONDS):
+        cache.add(_key(user_id), 1, TTL_SECONDS)  # expired under a live socket: it counts again
+
+
+def is_connected(user_id: int) -> bool:
+    """True while the user has at least one socket open (to the best of the cache's count)."""
+    try:
+        return int(cache.get(_key(user_id)) or 0) > 0
+    except Exception as error:  # an unreachable cache: say not connected, so notices go out
+        log.warning("presence of user %s unknown: %r", user_id, error)
+        return False
+
+
+async def _call(function: Callable[[int], Any], user_id: int) -> None:
+    """Best effort and bounded: a socket opens and closes whatever the cache does."""
+    try:
+        call = sync_to_async(function, thread_sensitive=False)
+        await asyncio.wait_for(call(user_id), CALL_TIMEOUT)
+    except Exception as error:
+        log.warning("presence of user %s not recorded: %r", user_id, error)
+
+
+class Presence:
+    """One open socket of one user: counted from `start()` until `stop()`."""
+
+    def __init__(self, user_id: int) -> None:
+        self.user_id = user_id
+        self._beat: asyncio.Task[None] | None = None
+
+    async def start(self) -> Presence:
+        await _call(_opened, self.user_id)
+        self._beat = asyncio.create_task(self._refreshing())
+        return self
+
+    async def stop(self) -> None:
+        if self._beat is None:
+            return
+        self._beat.cancel()
+        self._beat = None
+        await _call(_closed, self.user_id)
+
+    async def _refreshing(self) -> None:
+        while True:
+            await asyncio.sleep(REFRESH_SECONDS)
+            await _call(_refresh, self.user_id)
+
+
+async def stop(presence: Presence | None) -> None:
+    """Stop counting a socket, if it was counted."""
+    if presence is not None:
+        await presence.stop()

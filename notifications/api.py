@@ -1,0 +1,76 @@
+"""REST endpoints of the notifications: the player's settings and push subscriptions."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apikit.api import player
+from apikit.schema import errors, ref
+from notifications import services
+from notifications.serializers import (
+    NotificationSettingsSerializer,
+    PushEndpointSerializer,
+    PushSubscriptionSerializer,
+)
+from notifications.services import SettingsView
+
+
+class NotificationSettings(APIView):
+    @extend_schema(
+        operation_id="accounts_me_notifications",
+        responses={200: ref(SettingsView), **errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(services.settings_view(player(request)))
+
+    @extend_schema(
+        operation_id="accounts_me_notifications_update",
+        request=NotificationSettingsSerializer,
+        responses={200: ref(SettingsView), **errors(400, 401)},
+        description="Change either setting or both; unknown fields and non-booleans are 400.",
+    )
+    def patch(self, request: Request) -> Response:
+        serializer = NotificationSettingsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response(services.settings_update(user=player(request), **serializer.validated_data))
+
+
+class PushSubscriptions(APIView):
+    @extend_schema(
+        operation_id="accounts_me_push_subscriptions_create",
+        request=PushSubscriptionSerializer,
+        responses={201: None, **errors(400, 401)},
+        description=(
+            "Subscribe this browser or app to Web Push (the fields of the browser's "
+            "PushSubscription.toJSON()); subscribing turns push_turns on."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PushSubscriptionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        services.push_subscription_add(
+            user=player(request),
+            endpoint=data["endpoint"],
+            p256dh=data["keys"]["p256dh"],
+            auth=data["keys"]["auth"],
+        )
+        return Response(status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="accounts_me_push_subscriptions_delete",
+        request=PushEndpointSerializer,
+        responses={204: None, **errors(400, 401)},
+        description="Forget the subscription at this endpoint (204 also when there was none).",
+    )
+    def delete(self, request: Request) -> Response:
+        serializer = PushEndpointSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.push_subscription_remove(
+            user=player(request), endpoint=serializer.validated_data["endpoint"]
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,14 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class NotificationsConfig(AppConfig):
+    name = "notifications"
+    verbose_name = "Notifications"
+
+    def ready(self) -> None:
+        from games.signals import turn_started
+        from notifications.receivers import on_turn_started
+
+        turn_started.connect(on_turn_started, dispatch_uid="notifications-turn-started")

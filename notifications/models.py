@@ -1,0 +1,64 @@
+"""What a player wants to be told, where to push it, and what was sent already."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class NotificationSettings(models.Model):
+    """One player's choices. No row yet means the defaults: e-mail on, push off until the
+    player subscribes a browser or an app."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
+    )
+    email_turns = models.BooleanField(default=True)
+    push_turns = models.BooleanField(default=False)
+    # The language the player last used on the site: their mails and pushes are in it.
+    language = models.CharField(max_length=10, blank=True, default="")
+
+    def __str__(self) -> str:
+        return f"notifications of {self.user}"
+
+
+class PushSubscription(models.Model):
+    """One browser's or app's Web Push subscription (the keys its push service gave it)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of {self.user}"
+
+
+class Kind(models.TextChoices):
+    TURN_MAIL = "turn_mail", "turn mail"
+    REMINDER_MAIL = "reminder_mail", "reminder mail"
+    TURN_PUSH = "turn_push", "turn push"
+
+
+class Sent(models.Model):
+    """A notice claimed for one turn (the game at event `seq`): inserting the row is the claim,
+    so a duplicate or retried task finds it taken and sends nothing."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)  # pruned by age
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "seq", "kind"], name="one_notice_per_turn_and_kind"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} for game {self.game_id} at {self.seq}"

@@ -1,0 +1,96 @@
+"""Input validation for the notifications API: strict, unknown fields refused."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from rest_framework import serializers
+
+from apikit.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+
+ENDPOINT_MAX_LENGTH = 1000
+KEY_MAX_LENGTH = 200
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
+
+
+class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """A JSON object with only the declared fields: anything else is 400 `invalid`."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
+        return super().to_internal_value(data)
+
+
+class NotificationSettingsSerializer(StrictSerializer):
+    email_turns = StrictBooleanField(
+        required=False, help_text="E-mail when it is your turn at a table of an hour or more."
+    )
+    push_turns = StrictBooleanField(
+        required=False, help_text="Web Push to your subscribed browsers and apps."
+    )
+
+
+def _decoded_length(value: str) -> int:
+    """The byte length of a base64url value (padding optional); ValidationError otherwise."""
+    if not _BASE64URL.fullmatch(value):
+        raise serializers.ValidationError("not base64url")
+    try:
+        return len(base64.urlsafe_b64decode(value.rstrip("=") + "=" * (-len(value) % 4)))
+    except (binascii.Error, ValueError) as error:
+        raise serializers.ValidationError("not base64url") from error
+
+
+class Base64UrlKey(StrictCharField):
+    """A key as browsers give it: base64url of exactly `size` bytes."""
+
+    def __init__(self, *, size: int, **kwargs: Any) -> None:
+        self.size = size
+        super().__init__(max_length=KEY_MAX_LENGTH, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        if _decoded_length(value) != self.size:
+            raise serializers.ValidationError(f"must be {self.size} bytes, base64url")
+        return value
+
+
+class PushKeysSerializer(StrictSerializer):
+    p256dh = Base64UrlKey(size=65, help_text="The subscription's P-256 public key (65 bytes).")
+    auth = Base64UrlKey(size=16, help_text="The subscription's auth secret (16 bytes).")
+
+
+def _https_url(value: str) -> None:
+    refusal = serializers.ValidationError("must be an https:// URL")
+    if any(char.isspace() or not char.isprintable() for char in value):
+        raise refusal
+    try:
+        parts = urlsplit(value)
+        host, _ = parts.hostname, parts.port  # a bad port raises here
+    except ValueError as error:
+        raise refusal from error
+    if parts.scheme != "https" or not host or parts.username or parts.password:
+        raise refusal
+
+
+class PushEndpointSerializer(StrictSerializer):
+    endpoint = StrictCharField(
+        max_length=ENDPOINT_MAX_LENGTH,
+        validators=[_https_url],
+        help_text="The push service's https URL for this subscription.",
+    )
+
+
+class PushSubscriptionSerializer(PushEndpointSerializer):
+    keys = PushKeysSerializer()
+    expirationTime = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="As PushSubscription.toJSON() gives it; not used.",
+    )

@@ -1,0 +1,85 @@
+"""The only code that writes notification settings, push subscriptions and sent notices."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+
+from notifications.models import Kind, NotificationSettings, PushSubscription, Sent
+
+
+class SettingsView(TypedDict):
+    """What a player is told of: e-mail when it is their turn at a correspondence table (and a
+    reminder an hour before the deadline), and Web Push to their subscribed browsers and apps."""
+
+    email_turns: bool
+    push_turns: bool
+
+
+def settings_of(user: User) -> NotificationSettings:
+    """The player's settings; the defaults (unsaved) when they never changed any."""
+    found = NotificationSettings.objects.filter(user=user).first()
+    return found if found is not None else NotificationSettings(user=user)
+
+
+def settings_view(user: User) -> SettingsView:
+    found = settings_of(user)
+    return {"email_turns": found.email_turns, "push_turns": found.push_turns}
+
+
+def settings_update(
+    *, user: User, email_turns: bool | None = None, push_turns: bool | None = None
+) -> SettingsView:
+    """Change the given settings, leave the others."""
+    changes = {
+        name: value
+        for name, value in (("email_turns", email_turns), ("push_turns", push_turns))
+        if value is not None
+    }
+    if changes:
+        NotificationSettings.objects.update_or_create(user=user, defaults=changes)
+    return settings_view(user)
+
+
+def language_remember(*, user_id: int, language: str) -> None:
+    """The language the player last used on the site, for their mails and pushes."""
+    NotificationSettings.objects.update_or_create(user_id=user_id, defaults={"language": language})
+
+
+def push_subscription_add(*, user: User, endpoint: str, p256dh: str, auth: str) -> None:
+    """Subscribe a browser or app; subscribing is opting in, so push_turns is turned on. An
+    endpoint already known (a browser subscribing again, or another account on the same
+    browser) now belongs to this player with these keys."""
+    with transaction.atomic():
+        PushSubscription.objects.update_or_create(
+            endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
+        )
+        NotificationSettings.objects.update_or_create(user=user, defaults={"push_turns": True})
+
+
+def push_subscription_remove(*, user: User, endpoint: str) -> None:
+    """Forget the player's subscription at `endpoint` (nothing happens if there is none)."""
+    PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+
+
+def push_subscription_gone(*, subscription_id: int) -> None:
+    """The push service says the subscription no longer exists (404 or 410)."""
+    PushSubscription.objects.filter(pk=subscription_id).delete()
+
+
+def notice_claim(*, user_id: int, game_id: int, seq: int, kind: Kind) -> bool:
+    """Claim the one notice of this kind for this turn: True for the first caller only (the
+    insert is the compare-and-set; a twin task's insert hits the unique constraint)."""
+    try:
+        with transaction.atomic():
+            Sent.objects.create(user_id=user_id, game_id=game_id, seq=seq, kind=kind)
+    except IntegrityError:
+        return False
+    return True
+
+
+def notice_release(*, user_id: int, game_id: int, seq: int, kind: Kind) -> None:
+    """Give a claim back when the notice could not be sent, so a retry may send it."""
+    Sent.objects.filter(user_id=user_id, game_id=game_id, seq=seq, kind=kind).delete()

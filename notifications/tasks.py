@@ -1,0 +1,67 @@
+"""Celery tasks of the notifications: thin wrappers around notifications.turns and webpush."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.utils import timezone
+
+from notifications import services, turns, webpush
+from notifications.models import PushSubscription
+
+# A reminder further ahead than this is left to the sweep: the broker (Redis) redelivers a
+# task it held longer than its visibility timeout, an hour.
+REMIND_HORIZON = timedelta(minutes=15)
+
+
+@shared_task(ignore_result=True)
+def turn_notify(user_id: int, game_id: int, seq: int) -> None:
+    """A decision became the player's: their mail now, pushes to each subscription, and the
+    reminder's task if it is due soon (the sweep sends the others)."""
+    notices = turns.turn_notify(user_id=user_id, game_id=game_id, seq=seq)
+    for subscription_id in notices.push_to:
+        push_send.delay(subscription_id, notices.payload)
+    remind_at = notices.remind_at
+    if remind_at is not None and remind_at - timezone.now() <= REMIND_HORIZON:
+        turn_remind.apply_async((user_id, game_id, seq), eta=remind_at)
+
+
+@shared_task(ignore_result=True)
+def turn_remind(user_id: int, game_id: int, seq: int) -> bool:
+    """An hour before the deadline: the reminder, if the turn is still theirs and unsent."""
+    return turns.turn_remind(user_id=user_id, game_id=game_id, seq=seq)
+
+
+@shared_task(ignore_result=True)
+def remind_due() -> int:
+    """The sweep (beat, every minute): the reminder of every turn whose last hour began; and
+    the claims of long-gone turns are pruned."""
+    turns.claims_prune()
+    due = turns.reminders_due()
+    return sum(turns.turn_remind(user_id=u, game_id=g, seq=s) for u, g, s in due)
+
+
+@shared_task(
+    ignore_result=True,
+    autoretry_for=(webpush.PushFailed,),
+    retry_backoff=5,
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=6,
+)
+def push_send(subscription_id: int, payload: str) -> None:
+    """One push to one subscription, retried with backoff while the push service fails; a
+    subscription the service reports gone (404, 410) is deleted."""
+    subscription = PushSubscription.objects.filter(pk=subscription_id).first()
+    if subscription is None:
+        return
+    try:
+        webpush.deliver(
+            endpoint=subscription.endpoint,
+            p256dh=subscription.p256dh,
+            auth=subscription.auth,
+            payload=payload,
+        )
+    except webpush.PushGone:
+        services.push_subscription_gone(subscription_id=subscription_id)

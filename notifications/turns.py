@@ -1,0 +1,161 @@
+"""What a player is sent when a decision becomes theirs, and when an hour of it is left.
+
+Mail only at correspondence tables (a limit of an hour or more, `core.limits`): the turn's own
+mail, and a reminder when an hour is left at tables whose limit is two hours or more (so the
+reminder never follows the turn's mail within the hour). Each kind at most once per turn.
+Web Push for every table, but for a live table only while the player has no socket open.
+Nothing for an away seat (R18): its decisions are made for it within seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from accounts.standing import is_suspended
+from core import limits
+from core.errors import NotFound
+from games import presence, selectors
+from games.models import Game, GameStatus, Seat
+from notifications import mail, services, webpush
+from notifications.models import Kind, PushSubscription, Sent
+
+REMINDER_BEFORE = timedelta(hours=1)
+REMINDER_MIN_LIMIT = 2 * REMINDER_BEFORE
+# A reminder found more than this early (its task ran before the deadline moved) waits.
+REMINDER_TOLERANCE = timedelta(minutes=1)
+
+
+@dataclass
+class Turn:
+    game: Game
+    seat: Seat
+    user: User
+
+    @property
+    def correspondence(self) -> bool:
+        return bool(self.game.turn_seconds >= limits.CORRESPONDENCE_SECONDS)
+
+
+@dataclass
+class Notices:
+    """What the turn's task still has to do: push `payload` to each subscription, and
+    remind the player at `remind_at`."""
+
+    push_to: list[int] = field(default_factory=list)
+    payload: str = ""
+    remind_at: datetime | None = None
+
+
+def current_turn(*, user_id: int, game_id: int, seq: int) -> Turn | None:
+    """The turn, if the game is still at event `seq` with this player (not away) to act."""
+    try:
+        game = selectors.game_get(game_id)
+    except NotFound:
+        return None
+    if game.status != GameStatus.ACTIVE or game.seq != seq or game.deadline is None:
+        return None
+    seat = next((s for s in selectors.seats_of(game) if s.number == game.to_act), None)
+    if seat is None or seat.user_id != user_id or seat.away:
+        return None
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None or is_suspended(user):  # a barred player's turns are moved at once
+        return None
+    return Turn(game, seat, user)
+
+
+def turn_notify(*, user_id: int, game_id: int, seq: int) -> Notices:
+    """The turn's mail (sent here) and what remains for the task: pushes and the reminder."""
+    notices = Notices()
+    turn = current_turn(user_id=user_id, game_id=game_id, seq=seq)
+    if turn is None:
+        return notices
+    prefs = services.settings_of(turn.user)
+    if turn.correspondence and prefs.email_turns and turn.user.email:
+        _mail_once(turn, Kind.TURN_MAIL)
+    if prefs.push_turns and (turn.correspondence or not presence.is_connected(user_id)):
+        subscriptions = list(
+            PushSubscription.objects.filter(user_id=user_id).values_list("pk", flat=True)
+        )
+        if subscriptions and services.notice_claim(
+            user_id=user_id, game_id=game_id, seq=seq, kind=Kind.TURN_PUSH
+        ):
+            notices.push_to = subscriptions
+            notices.payload = webpush.turn_payload(turn.game, prefs.language)
+    if turn.correspondence and turn.game.turn_seconds >= REMINDER_MIN_LIMIT.total_seconds():
+        assert turn.game.deadline is not None
+        notices.remind_at = turn.game.deadline - REMINDER_BEFORE
+    return notices
+
+
+def turn_remind(*, user_id: int, game_id: int, seq: int) -> bool:
+    """The reminder, if this turn is still the player's, an hour or less is left, and it was
+    not sent yet. True if it was sent now."""
+    turn = current_turn(user_id=user_id, game_id=game_id, seq=seq)
+    if turn is None or not turn.correspondence:
+        return False
+    assert turn.game.deadline is not None
+    left = turn.game.deadline - timezone.now()
+    if left <= timedelta(0) or left > REMINDER_BEFORE + REMINDER_TOLERANCE:
+        return False
+    if turn.game.turn_seconds < REMINDER_MIN_LIMIT.total_seconds():
+        return False
+    prefs = services.settings_of(turn.user)
+    if not (prefs.email_turns and turn.user.email):
+        return False
+    return _mail_once(turn, Kind.REMINDER_MAIL)
+
+
+# Claims older than the longest turn can no longer stop a second notice: they are pruned.
+CLAIMS_KEPT = timedelta(seconds=limits.MAX_TURN_SECONDS) + timedelta(days=1)
+
+
+def claims_prune() -> int:
+    """Forget claims of turns that ended long ago; returns how many."""
+    deleted, _ = Sent.objects.filter(created__lt=timezone.now() - CLAIMS_KEPT).delete()
+    return deleted
+
+
+def reminders_due(*, limit: int = 500) -> list[tuple[int, int, int]]:
+    """(user, game, seq) of each turn whose last hour has begun and whose reminder is unsent:
+    the sweep that stands in for reminder tasks the broker could not hold (days ahead)."""
+    now = timezone.now()
+    reminded = Sent.objects.filter(
+        game=OuterRef("pk"), seq=OuterRef("seq"), kind=Kind.REMINDER_MAIL
+    )
+    games = (
+        Game.objects.filter(
+            status=GameStatus.ACTIVE,
+            turn_seconds__gte=REMINDER_MIN_LIMIT.total_seconds(),
+            deadline__gt=now,
+            deadline__lte=now + REMINDER_BEFORE,
+        )
+        .filter(~Exists(reminded))
+        .order_by("deadline")[:limit]
+    )
+    due = []
+    for game in games:
+        if game.to_act is None:
+            continue
+        seat = Seat.objects.filter(game=game, number=game.to_act, user__isnull=False).first()
+        if seat is not None and seat.user_id is not None and not seat.away:
+            due.append((seat.user_id, game.pk, game.seq))
+    return due
+
+
+def _mail_once(turn: Turn, kind: Kind) -> bool:
+    """Send the mail of `kind` unless it was claimed already; a failed send gives the claim
+    back (and raises, for the task's retry)."""
+    user_id, game_id, seq = turn.user.pk, turn.game.pk, turn.game.seq
+    if not services.notice_claim(user_id=user_id, game_id=game_id, seq=seq, kind=kind):
+        return False
+    try:
+        mail.turn_mail(turn.user, turn.game, reminder=kind == Kind.REMINDER_MAIL)
+    except Exception:
+        services.notice_release(user_id=user_id, game_id=game_id, seq=seq, kind=kind)
+        raise
+    return True

@@ -1,0 +1,53 @@
+"""Pages of the notifications: one-click unsubscribe, the profile's settings form, and the
+service worker that shows pushes."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import BadRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from notifications import mail, services
+
+
+@csrf_exempt  # the signed token is the credential; mail clients post without a CSRF token
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET asks to confirm (a link checker must not unsubscribe anyone); POST, from that page
+    or a mail client's one-click (RFC 8058 List-Unsubscribe-Post), turns turn mails off."""
+    user_id = mail.unsubscribe_user_id(token)
+    user = User.objects.filter(pk=user_id).first() if user_id is not None else None
+    if user is None:
+        raise BadRequest("This unsubscribe link is not valid.")
+    done = request.method == "POST"
+    if done:
+        services.settings_update(user=user, email_turns=False)
+    return render(request, "notifications/unsubscribe.html", {"done": done, "token": token})
+
+
+@login_required
+@require_POST
+def settings_form(request: HttpRequest) -> HttpResponse:
+    """The profile page's form: both settings as checkboxes."""
+    assert isinstance(request.user, User)
+    services.settings_update(
+        user=request.user,
+        email_turns=request.POST.get("email_turns") == "on",
+        push_turns=request.POST.get("push_turns") == "on",
+    )
+    messages.success(request, _("Your notification settings are saved."))
+    return redirect("profile", username=request.user.get_username())
+
+
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, served from the site's root so its scope is the whole site."""
+    response = render(request, "notifications/sw.js", content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response

@@ -1,0 +1,51 @@
+"""A user counts as connected while any socket of theirs is open (game socket or `ws/me/`),
+and not once the last one closes; the count lives in the shared cache."""
+
+from __future__ import annotations
+
+import pytest
+from channels.testing import WebsocketCommunicator
+
+from games import presence
+from tests.games.helpers import seat_players
+from tests.live.helpers import WAIT, db, new_players
+from wizardsite.asgi import application
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+async def connect(path: str) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, path, headers=[(b"host", b"testserver")])
+    connected, _ = await communicator.connect(timeout=WAIT)
+    assert connected
+    return communicator
+
+
+async def test_open_sockets_count_until_the_last_one_closes() -> None:
+    player, other = await db(new_players, 2)
+    game_id = await db(seat_players, [player, other], seats=3, bots=1, blind_first_round=False)
+    assert not await db(presence.is_connected, player.user_id)
+    me = await connect(f"/ws/me/?token={player.token}")
+    game = await connect(f"/ws/games/{game_id}/?token={player.token}")
+    await game.receive_json_from(WAIT)  # the view sent on connect
+    assert await db(presence.is_connected, player.user_id)
+    assert not await db(presence.is_connected, other.user_id)
+    await me.disconnect()
+    assert await db(presence.is_connected, player.user_id)  # the game socket is still open
+    await game.disconnect()
+    assert not await db(presence.is_connected, player.user_id)
+
+
+async def test_a_failing_cache_neither_stops_a_socket_nor_silences_notices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (player,) = await db(new_players, 1)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("cache down")
+
+    for name in ("add", "incr", "decr", "get", "touch"):
+        monkeypatch.setattr(presence.cache, name, broken)
+    me = await connect(f"/ws/me/?token={player.token}")  # still accepted
+    assert await db(presence.is_connected, player.user_id) is False  # so notices go out
+    await me.disconnect()
