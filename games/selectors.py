@@ -8,10 +8,9 @@ from typing import Any, TypedDict
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, QuerySet
 
-from accounts.standing import suspended_user
 from apikit.schema import DateTime
 from core.errors import NotFound
-from games import engine
+from games import engine, hot_reads
 from games.engine import State
 from games.engine.events import EventKind
 from games.engine.state import ScoreRecord
@@ -105,7 +104,7 @@ def seats_of(game: Game) -> list[Seat]:
 def table_seats(game: Game) -> list[Seat]:
     """The seats with their users and, as `barred`, whether each user is suspended now: all
     a move needs to know of the people at the table, in one query."""
-    return list(game.seat_set.select_related("user").annotate(barred=suspended_user("user_id")))
+    return hot_reads.seats_with_standing(game)
 
 
 def seat_of(seats: list[Seat], user: AnyUser) -> int | None:
