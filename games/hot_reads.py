@@ -75,6 +75,9 @@ def _lock_clause(*, skip_locked: bool) -> str:
 def locked_game(game_id: int, *, skip_locked: bool) -> Game | None:
     """The game row with its creator, locked until the transaction ends; None if there is no
     such game (or, with skip_locked, another transaction holds it)."""
+    low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
+    if not low <= game_id <= high:
+        return None  # as the ORM finds no row for an id no column can hold
     game_cols, creator_cols = _game_columns()
     sql = (
         f"SELECT {game_cols.sql}, {creator_cols.sql} FROM {Game._meta.db_table} g"
