@@ -7,7 +7,9 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import User
@@ -18,7 +20,7 @@ from apikit import throttles
 from core.errors import Error, error_body, refusal_body
 from core.text import json_problem
 from games import push, selectors, services
-from games.models import Game
+from games.models import Game, GameStatus, Seat
 from games.selectors import GameView
 
 
@@ -30,12 +32,32 @@ def in_db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     return database_sync_to_async(func)  # type: ignore[no-any-return]
 
 
+class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """A JSON socket whose frames are encoded by orjson, and whose messages from the channel
+    layer go straight to their handler: channels would first hop to the database thread to
+    close stale connections for every pushed message, queueing each push behind the moves.
+    Nothing here touches the database but through in_db, which closes them itself."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        try:
+            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:  # what orjson refuses (a lone surrogate) the json module escapes
+            return json.dumps(content)
+
+
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class GameConsumer(FastJsonConsumer):
     """One socket of one user at one game: their seat's view, or the public one."""
 
     game_id: int
@@ -48,15 +70,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         user = self.scope["user"]
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        if not await in_db(_game_exists)(self.game_id):
+        found, playing = await in_db(_game_standing)(self.game_id, user.pk)
+        if not found:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         # Group membership expires after a day in channels_redis: join again on every connect.
-        self.groups = (
-            push.seat_group(self.game_id, user.pk),
-            push.watch_group(self.game_id),
-            push.user_group(user.pk),
-        )
+        # A player of a running game (whose seats no longer change) has only their own view
+        # to hear: their socket need not hear, and drop, every public push too.
+        self.groups = (push.seat_group(self.game_id, user.pk), push.user_group(user.pk))
+        if not playing:
+            self.groups += (push.watch_group(self.game_id),)
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
@@ -162,7 +185,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json(message)
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class LobbyConsumer(FastJsonConsumer):
     """Tells a lobby page that tables changed; the page fetches the list it may see."""
 
     async def connect(self) -> None:
@@ -184,7 +207,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json(lobby)
 
 
-class MeConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class MeConsumer(FastJsonConsumer):
     """One user's socket for all their tables (`ws/me/`): `turn` when a decision becomes theirs
     anywhere, `games` when their list of games changes. It only listens."""
 
@@ -266,8 +289,12 @@ def _is_suspended_socket(scope: dict[str, Any]) -> bool:
     return user_id is not None and is_suspended_id(user_id)
 
 
-def _game_exists(game_id: int) -> bool:
-    return Game.objects.filter(pk=game_id).exists()
+def _game_standing(game_id: int, user_id: int) -> tuple[bool, bool]:
+    """Whether the game exists, and whether the user sits at it while it runs."""
+    status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()
+    if status != GameStatus.ACTIVE:
+        return status is not None, False
+    return True, Seat.objects.filter(game_id=game_id, user_id=user_id).exists()
 
 
 def _view(game_id: int, user: User) -> GameView:
