@@ -5,61 +5,24 @@ ORM would make, with Django's own converters applied, so callers see no differen
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Field, Model
-from django.db.models.expressions import Col
 
 from accounts.models import Suspension
+from accounts.rows import Columns, in_force, suspension_columns
 from games.models import Game, Seat
 
-M = TypeVar("M", bound=Model)
-Converter = Callable[[Any, Any, Any], Any]
 
-
-class _Columns:
-    """Every concrete column of one model under a table alias, and how to turn a row's slice
-    of values back into an instance."""
-
-    def __init__(self, model: type[Model], alias: str, only: Sequence[str] = ()) -> None:
-        fields = model._meta.concrete_fields
-        self.fields: list[Field[Any, Any]] = [f for f in fields if not only or f.name in only]
-        self.model, self.alias = model, alias
-        self.attnames = [field.attname for field in self.fields]
-        quote = connection.ops.quote_name
-        self.sql = ", ".join(f"{alias}.{quote(str(field.column))}" for field in self.fields)
-        self.converters: list[tuple[list[Converter], Col]] = []
-        for field in self.fields:
-            column = field.get_col(alias)
-            found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-            self.converters.append((found, column))
-
-    def __len__(self) -> int:
-        return len(self.fields)
-
-    def values(self, row: Sequence[Any]) -> list[Any]:
-        values = list(row)
-        for i, (converters, column) in enumerate(self.converters):
-            for convert in converters:
-                values[i] = convert(values[i], column, connection)
-        return values
-
-    def build(self, row: Sequence[Any]) -> Any:
-        return self.model.from_db(connection.alias, self.attnames, self.values(row))
+@cache
+def _game_columns() -> tuple[Columns, Columns]:
+    return Columns(Game, "g"), Columns(User, "c")
 
 
 @cache
-def _game_columns() -> tuple[_Columns, _Columns]:
-    return _Columns(Game, "g"), _Columns(User, "c")
-
-
-@cache
-def _seat_columns() -> tuple[_Columns, _Columns, _Columns]:
-    return _Columns(Seat, "s"), _Columns(User, "u"), _Columns(Suspension, "x", ("banned", "until"))
+def _seat_columns() -> tuple[Columns, Columns, Columns]:
+    return Columns(Seat, "s"), Columns(User, "u"), suspension_columns("x")
 
 
 def _lock_clause(*, skip_locked: bool) -> str:
@@ -116,10 +79,6 @@ def seats_with_standing(game: Game) -> list[Seat]:
         user = user_cols.build(row[users_at:suspension_at]) if seat.user_id is not None else None
         Seat.user.field.set_cached_value(seat, user)
         Seat.game.field.set_cached_value(seat, game)
-        standing = suspension_cols.values(row[suspension_at:])
-        found = dict(zip(suspension_cols.attnames, standing, strict=True))
-        # No suspension row: banned is NULL.
-        barred = found["banned"] is not None and Suspension(**found).in_force
-        seat.barred = barred  # type: ignore[attr-defined]
+        seat.barred = in_force(suspension_cols, row[suspension_at:])  # type: ignore[attr-defined]
         seats.append(seat)
     return seats
