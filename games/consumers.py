@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import orjson
@@ -23,13 +24,18 @@ from games import push, selectors, services
 from games.models import Game, GameStatus, Seat
 from games.selectors import GameView
 
+# Socket database work runs in a few threads of its own: a move spends most of its time in
+# the thread waiting for PostgreSQL's answers (py-spy under bench/live.py), so moves of
+# different games overlap there, while one game's stay serialised by its row lock. Few
+# enough that each holds one of the connection pool's 20 connections with room to spare.
+DB_THREADS = 4
+_db_threads = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="socket-db")
+
 
 def in_db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-    """Run `func` where Django's database code runs in this process (channels' shared sync
-    thread, which closes spent connections). Parallel threads brought no throughput under the
-    GIL (bench/live.py) and exhausted the connection pool under load: moves of different games
-    go in parallel across web processes instead (make serve)."""
-    return database_sync_to_async(func)  # type: ignore[no-any-return]
+    """Run `func` in one of the socket database threads; channels' wrapper closes the spent
+    connection after it (back to the pool)."""
+    return database_sync_to_async(func, thread_sensitive=False, executor=_db_threads)  # type: ignore[no-any-return]
 
 
 class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
