@@ -14,6 +14,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import User
+from django.db import connection
 
 from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
@@ -33,9 +34,17 @@ _db_threads = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="soc
 
 
 def in_db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-    """Run `func` in one of the socket database threads; channels' wrapper closes the spent
-    connection after it (back to the pool)."""
-    return database_sync_to_async(func, thread_sensitive=False, executor=_db_threads)  # type: ignore[no-any-return]
+    """Run `func` in one of the socket database threads, then hand the thread's connection
+    back to the pool (as CONN_MAX_AGE=0 would; said here, since channels' own clean-up is
+    switched off under its test communicators and a thread would keep its connection)."""
+
+    def closing(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        finally:
+            connection.close()
+
+    return database_sync_to_async(closing, thread_sensitive=False, executor=_db_threads)  # type: ignore[no-any-return]
 
 
 class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
