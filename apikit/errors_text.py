@@ -18,6 +18,7 @@ ERROR_TEXT = {
     "invalid": _("That request was not understood."),
     "rate_limited": _("Slow down a little."),
     "suspended": _("Your account is suspended."),
+    "unavailable": _("The server is briefly unavailable. Trying again…"),
 }
 
 

@@ -1,16 +1,22 @@
 """Throttles: DRF's scoped rate throttles on the shared cache (Redis in production), for REST
 views and, through `hit`, for socket messages and the password-reset form. All of them are
-off with RATE_LIMITS_ENABLED=false (load tests, benchmarks)."""
+off with RATE_LIMITS_ENABLED=false (load tests, benchmarks). A cache that cannot be reached
+(Redis down or frozen; its calls are bounded in settings.CACHES) counts nothing and lets the
+request through: the game goes on without its rate limits rather than not at all."""
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any
 
 from django.conf import settings
+from redis.exceptions import RedisError
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
+
+log = logging.getLogger(__name__)
 
 
 def enabled() -> bool:
@@ -30,7 +36,18 @@ class ScopedThrottle(ScopedRateThrottle):
         return _rate(self.scope)
 
     def allow_request(self, request: Request, view: Any) -> bool:
-        return not enabled() or bool(super().allow_request(request, view))
+        return not enabled() or _allowed(
+            lambda: super(ScopedThrottle, self).allow_request(request, view)
+        )
+
+
+def _allowed(check: Any) -> bool:
+    """The throttle's verdict; True when its cache cannot be reached."""
+    try:
+        return bool(check())
+    except (RedisError, OSError) as error:
+        log.warning("rate limit not counted, cache unavailable: %r", error)
+        return True
 
 
 class _Keyed(SimpleRateThrottle):
@@ -50,6 +67,6 @@ def hit(scope: str, ident: str) -> int | None:
     if not enabled():
         return None
     throttle = _Keyed(scope, ident)
-    if throttle.allow_request(None, None):  # type: ignore[arg-type]  # keyed by ident
+    if _allowed(lambda: throttle.allow_request(None, None)):  # type: ignore[arg-type]  # keyed
         return None
     return max(1, math.ceil(throttle.wait() or 1))

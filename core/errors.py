@@ -62,6 +62,23 @@ class RateLimited(ApplicationError):
         self.retry_after = retry_after  # seconds, sent as Retry-After
 
 
+UNAVAILABLE_MESSAGE = "The service is briefly unavailable: try again in a few seconds."
+UNAVAILABLE_RETRY_AFTER = 5  # seconds: a database restart takes about that
+
+
+class Unavailable(ApplicationError):
+    """The database cannot be reached just now (down, restarting, or its pool exhausted):
+    nothing was changed, and the same request may be sent again after `retry_after`."""
+
+    code = "unavailable"
+
+    def __init__(
+        self, message: str = UNAVAILABLE_MESSAGE, *, retry_after: int = UNAVAILABLE_RETRY_AFTER
+    ) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after  # seconds, sent as Retry-After
+
+
 class ErrorDetail(TypedDict):
     code: str
     message: str

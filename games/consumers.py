@@ -19,7 +19,8 @@ from django.db import connection
 from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
 from apikit import throttles
-from core.errors import Error, error_body, refusal_body
+from apikit.unavailable import refusal_or_unavailable
+from core.errors import Error, error_body
 from core.text import json_problem
 from games import push, selectors, services
 from games.models import Game, GameStatus, Seat
@@ -159,7 +160,7 @@ class GameConsumer(FastJsonConsumer):
         try:
             return await in_db(action)(self.game_id, user, content)
         except Exception as error:
-            body = refusal_body(error)
+            body = refusal_or_unavailable(error)
             if body is None:
                 raise
             await self._send_error(body)

@@ -9,6 +9,15 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from core import limits
+from games import engine
+from games.difficulty import difficulty_of
+
+
+class DifficultyChoiceField(forms.ChoiceField):
+    """Easy, medium or hard; an engine kind posted by an older page (`heuristic`) still works."""
+
+    def valid_value(self, value: Any) -> bool:
+        return value in engine.BOTS or super().valid_value(value)
 
 
 class TableForm(forms.Form):
@@ -27,10 +36,10 @@ class TableForm(forms.Form):
         initial=0,
         help_text=_("Bots take the last seats. All but one seat → a solo game that starts now."),
     )
-    bot_kind = forms.ChoiceField(
+    bot_kind = DifficultyChoiceField(
         label=_("Bot strength"),
-        choices=[("heuristic", _("Clever")), ("random", _("Random"))],
-        initial="heuristic",
+        choices=[("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))],
+        initial="medium",
     )
     turn_seconds = forms.IntegerField(
         label=_("Turn limit (seconds)"),
@@ -52,7 +61,7 @@ class TableForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["turn_seconds"].initial = settings.TURN_SECONDS_DEFAULT
-        self.fields["bot_kind"].initial = settings.DEFAULT_BOT
+        self.fields["bot_kind"].initial = difficulty_of(settings.DEFAULT_BOT) or "medium"
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

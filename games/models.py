@@ -9,6 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.limits import CHAT_MAX_LENGTH
+from games.difficulty import difficulty_of
 from games.engine import State
 
 
@@ -47,6 +48,9 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True, editable=False)
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The running turn was found long past its deadline (the timer was down) and given a
+    # fresh limit once instead of an auto-move (games.services.moves.apply_overdue).
+    turn_renewed = models.BooleanField(default=False)
     # R17: a voided game never counts; the league decides and records what counts.
     voided = models.BooleanField(default=False)
     rematch_of = models.OneToOneField(
@@ -147,7 +151,8 @@ class Seat(models.Model):
     def display_name(self) -> str:
         if self.user is not None:
             return self.user.get_username()
-        return f"{self.bot_kind.title()} Bot {self.number + 1}"
+        level = difficulty_of(self.bot_kind) if self.bot_kind != "random" else None
+        return f"{(level or self.bot_kind).title()} Bot {self.number + 1}"  # "Hard Bot 3"
 
 
 class Event(models.Model):

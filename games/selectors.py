@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, QuerySet
@@ -11,6 +11,7 @@ from django.db.models import F, QuerySet
 from apikit.schema import DateTime
 from core.errors import NotFound
 from games import engine, hot_reads
+from games.difficulty import Difficulty, difficulty_of
 from games.engine import State
 from games.engine.events import EventKind
 from games.engine.state import ScoreRecord
@@ -26,6 +27,7 @@ class PlayerEntry(TypedDict):
     is_bot: bool
     score: int
     away: bool  # R18: decisions made for them after at most 5 s
+    difficulty: Difficulty | None  # a bot's: easy, medium or hard; null for a person
 
 
 class Table(TypedDict):
@@ -139,6 +141,7 @@ def _table(game: Game, seats: list[Seat]) -> Table:
                 "is_bot": seat.is_bot,
                 "score": totals[seat.number],
                 "away": seat.away,
+                "difficulty": difficulty_of(seat.bot_kind),
             }
             for seat in seats
         ],
@@ -290,37 +293,4 @@ def chat_view(message: ChatMessage) -> ChatMessageView:
         "username": message.user.get_username(),
         "text": message.text,
         "at": iso(message.created_at),
-    }
-
-
-def replay_frames(game: Game) -> list[dict[str, Any]]:
-    """A finished game step by step for the replay page: after each event, the table as the
-    engine's state shows it (every hand, since the game is over). The page draws frames and
-    derives no rule of its own."""
-    frames: list[dict[str, Any]] = []
-    state = State()
-    for row in game_events(game, after=0):
-        state = engine.apply(state, row.payload)
-        frames.append({"event": {**row.payload, "auto": row.auto}, "table": _replay_table(state)})
-    return frames
-
-
-def _replay_table(state: State) -> dict[str, Any]:
-    """The table after one event: a trick just won stays shown with its winner."""
-    trick, winner = state.trick, None
-    if not trick and state.last_trick is not None and state.phase != "bidding":
-        winner, trick = state.last_trick
-    return {
-        "round": state.round,
-        "dealer": state.dealer if state.round else None,
-        "trump_card": state.turned_up,
-        "trump": state.trump,
-        "phase": state.phase,
-        "bids": list(state.bids),
-        "tricks_won": list(state.tricks_won),
-        "trick": [{"seat": seat, "card": code} for seat, code in trick],
-        "trick_winner": winner,
-        "hands": [engine.sort_hand(hand) for hand in state.hands],
-        "totals": list(state.totals),
-        "to_act": state.to_act,
     }

@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from rest_framework import serializers
 
 from apikit.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from core import limits
 from games import engine
+from games.difficulty import DIFFICULTIES, difficulty_of
+
+
+class DifficultyField(serializers.ChoiceField):
+    """easy, medium or hard; the engine kinds accepted before difficulties existed (`random`,
+    `heuristic`, `expert`) still work, for the apps that send them."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=list(DIFFICULTIES), **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str) and data in engine.BOTS:
+            return data  # an older app's engine kind
+        return super().to_internal_value(data)
 
 
 class GameCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -20,8 +36,11 @@ class GameCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
     hook_rule = StrictBooleanField(default=True)
     blind_first_round = StrictBooleanField(default=True)
-    bot_kind = serializers.ChoiceField(
-        choices=sorted(engine.BOTS), required=False, help_text="Default: " + settings.DEFAULT_BOT
+    bot_kind = DifficultyField(
+        required=False,
+        help_text="Bot difficulty: easy, medium (the default: "
+        + (difficulty_of(settings.DEFAULT_BOT) or settings.DEFAULT_BOT)
+        + ") or hard (a searching bot).",
     )
 
     def validate(self, attrs: dict[str, object]) -> dict[str, object]:

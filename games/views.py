@@ -9,7 +9,6 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apikit.errors_text import ERROR_TEXT, error_text
@@ -63,7 +62,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     view = selectors.game_view(game, request.user)
     texts = {code: str(text) for code, text in ERROR_TEXT.items()}
     return render(request, "games/table.html", {"game": game, "view": view, "error_texts": texts})
@@ -91,19 +90,7 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("table", game_id=game.pk if game else game_id)
 
 
-def replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A finished game step by step, every hand shown: frames the server builds with the
-    engine's replay, which the page only draws."""
-    game = _game_or_404(game_id)
-    if not game.is_over:
-        messages.info(request, _("The replay opens when the game is over."))
-        return redirect("table", game_id=game_id)
-    view = selectors.game_view(game, request.user)
-    frames = selectors.replay_frames(game)
-    return render(request, "games/replay.html", {"game": game, "view": view, "frames": frames})
-
-
-def _game_or_404(game_id: int) -> Any:
+def game_or_404(game_id: int) -> Any:
     try:
         return selectors.game_get(game_id)
     except NotFound as error:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import Invalid
 from league import selectors
 from league.charts import rating_chart
+from review.selectors import review_stats
 
 
 def leaderboard(request: HttpRequest) -> HttpResponse:
@@ -36,6 +37,5 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username)
     stats = selectors.player_stats(player)
     chart = rating_chart(stats["rating_history"], str(_("Rating after each league game")))
-    return render(
-        request, "league/profile.html", {"player": player, "stats": stats, "chart": chart}
-    )
+    context = {"player": player, "stats": stats, "chart": chart, "review": review_stats(player)}
+    return render(request, "league/profile.html", context)

@@ -11,7 +11,8 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from core.errors import Error, RateLimited, error_body, refusal_body
+from apikit.unavailable import refusal_or_unavailable
+from core.errors import UNAVAILABLE_RETRY_AFTER, Error, RateLimited, Unavailable, error_body
 
 # The HTTP status of every machine code (the refusals of core.errors and of the engine).
 STATUS_OF_CODE = {
@@ -29,12 +30,13 @@ STATUS_OF_CODE = {
     "game_full": status.HTTP_409_CONFLICT,
     "game_not_active": status.HTTP_409_CONFLICT,
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
+    "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 
 
 def error_for(exc: Exception) -> tuple[int, Error] | None:
     """The status and body for a refusal raised anywhere (REST and websocket alike)."""
-    body = refusal_body(exc)
+    body = refusal_or_unavailable(exc)
     if body is None:
         return None
     return STATUS_OF_CODE.get(body["error"]["code"], status.HTTP_400_BAD_REQUEST), body
@@ -55,12 +57,15 @@ _DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Every API error as `{"error": {"code", "message", "fields"?}}` (the API contract, README)."""
+    """Every API error as `{"error": {"code", "message", "fields"?}}` (the API contract, README);
+    a database that cannot be reached is 503 `unavailable` with Retry-After, never a 500."""
     found = error_for(exc)
     if found is not None:
         response = Response(found[1], status=found[0])
-        if isinstance(exc, RateLimited):
+        if isinstance(exc, RateLimited | Unavailable):
             response["Retry-After"] = str(exc.retry_after)
+        elif found[1]["error"]["code"] == Unavailable.code:
+            response["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER)
         return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()

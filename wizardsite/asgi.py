@@ -17,6 +17,7 @@ from django.urls import path  # noqa: E402
 from games import push  # noqa: E402
 from games.consumers import GameConsumer, LobbyConsumer, MeConsumer  # noqa: E402
 from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
+from wizardsite.ws_guard import RefuseWhileDatabaseDown  # noqa: E402
 
 websocket_urls = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
@@ -33,7 +34,9 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": SameOriginOnly(
-            TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))
+            RefuseWhileDatabaseDown(
+                TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))
+            )
         ),
     }
 )

@@ -7,6 +7,9 @@ from datetime import timedelta
 
 from celery import Celery
 
+from wizardsite import kombu_fix
+
+kombu_fix.install()
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wizardsite.settings")
 
 app = Celery("wizardsite")
@@ -26,5 +29,11 @@ app.conf.beat_schedule = {
         "task": "league.tasks.rate_games",
         "schedule": timedelta(seconds=30),
         "options": {"expires": 30.0},
+    },
+    # The review starts when a game ends; this sweep reviews any whose task was lost.
+    "review-games": {
+        "task": "review.tasks.review_games",
+        "schedule": timedelta(minutes=1),
+        "options": {"expires": 60.0},
     },
 }

@@ -1,6 +1,6 @@
 """Input refused before any view runs: over-large API bodies (413) and NUL characters in the
 path, query string, cookies or Authorization header (400), in the contract's JSON error shape
-under /api/."""
+under /api/; and 503 while the database cannot be reached."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 
-from core.errors import error_body
+from apikit.unavailable import is_unavailable, unavailable_body
+from core.errors import UNAVAILABLE_RETRY_AFTER, error_body
 from core.text import has_refused_characters
 
 
@@ -24,6 +26,33 @@ def too_large() -> JsonResponse:
 def malformed(message: str) -> JsonResponse:
     """400 `invalid` in the contract's error shape."""
     return JsonResponse(error_body("invalid", message), status=400)
+
+
+def unavailable(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After while the database cannot be reached: the contract's JSON error
+    under /api/, a plain page elsewhere (one that needs no query: no user, no session)."""
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(unavailable_body(), status=503)
+    else:
+        response = HttpResponse(render_to_string("503.html"), status=503)
+    response["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER)
+    return response
+
+
+class DatabaseUnavailableMiddleware:
+    """A view that fails because the database is down answers 503, not 500 (errors raised by
+    middleware before the view reach wizardsite.views.server_error, which does the same)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if is_unavailable(exception):
+            return unavailable(request)
+        return None
 
 
 class RequestInputMiddleware:

@@ -20,16 +20,20 @@ def add_components(result: Schema, generator: Any, request: Any, public: bool) -
     return result
 
 
-# wizardsite.middleware answers these for any API request, before its view runs.
+# wizardsite.middleware answers these for any API request, before its view runs (503: or
+# while it runs).
 _ANY_REQUEST = {
     "400": "invalid: a malformed request (NUL in the address, a cookie or a header; a bad "
     "Content-Length).",
     "413": "invalid: the request body is larger than the API accepts.",
+    "503": "unavailable: the database cannot be reached just now; nothing was changed. Send "
+    "the same request again after the Retry-After header's seconds.",
 }
 
 
 def add_request_refusals(result: Schema, generator: Any, request: Any, public: bool) -> Schema:
-    """drf-spectacular postprocessing hook: every operation documents 400 and 413 as errors."""
+    """drf-spectacular postprocessing hook: every operation documents 400, 413 and 503 as
+    errors."""
     error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
     for operations in result.get("paths", {}).values():
         for operation in operations.values():

@@ -14,6 +14,8 @@ from league import api as league_api
 from league import views as league_views
 from moderation import api as moderation_api
 from moderation import views as moderation_views
+from review import api as review_api
+from review import views as review_views
 from wizardsite import views
 
 api_v1 = [
@@ -29,6 +31,11 @@ api_v1 = [
     path("games/<int:game_id>/resign/", games_api.GameResign.as_view(), name="api-game-resign"),
     path("games/<int:game_id>/events/", games_api.GameEvents.as_view(), name="api-game-events"),
     path("games/<int:game_id>/chat/", games_api.GameChat.as_view(), name="api-game-chat"),
+    path(
+        "games/<int:game_id>/analysis/",
+        review_api.GameAnalysisDetail.as_view(),
+        name="api-game-analysis",
+    ),
     path("reports/", moderation_api.Reports.as_view(), name="api-reports"),
     path("league/leaderboard/", league_api.Leaderboard.as_view(), name="api-leaderboard"),
     path("players/<str:username>/", league_api.PlayerDetail.as_view(), name="api-player"),
@@ -48,7 +55,7 @@ pages = [
     path("games/<int:game_id>/join/", games_views.join, name="join"),
     path("games/<int:game_id>/leave/", games_views.leave, name="leave"),
     path("games/<int:game_id>/rematch/", games_views.rematch, name="rematch"),
-    path("games/<int:game_id>/replay/", games_views.replay, name="replay"),
+    path("games/<int:game_id>/replay/", review_views.replay, name="replay"),
     path("players/<str:username>/", league_views.profile, name="profile"),
     path("players/<str:username>/report/", moderation_views.report, name="report-player"),
     path("leaderboard/", league_views.leaderboard, name="leaderboard"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -16,8 +17,9 @@ from django.views.defaults import bad_request as html_bad_request
 from django.views.defaults import page_not_found as html_page_not_found
 from django.views.defaults import server_error as html_server_error
 
+from apikit.unavailable import is_unavailable
 from core.errors import error_body
-from wizardsite.middleware import malformed, too_large
+from wizardsite.middleware import malformed, too_large, unavailable
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "games" / "rules"
 
@@ -63,6 +65,11 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    """500, or 503 when the error is the database being unreachable (Django calls this inside
+    the handler of the exception, so it is at hand)."""
+    error = sys.exc_info()[1]
+    if error is not None and is_unavailable(error):
+        return unavailable(request)
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("server_error", "Something went wrong."), status=500)
     return html_server_error(request)

@@ -100,6 +100,34 @@ class HeuristicBot:
         return losing[-1] if losing else by_strength[0]
 
 
+class NoviceBot(HeuristicBot):
+    """The easy bot: the heuristic's judgement with a beginner's slips, seeded. A bid is now and
+    then one off its hand's worth (more often too high, hoping); a card is now and then the next
+    one up or down from the right one (a trick taken too high, a card kept that should go)."""
+
+    kind = "novice"
+    BID_SLIP = 0.4  # chance a bid is one off
+    CARD_SLIP = 0.3  # chance a card is its neighbour in strength
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        super().__init__(seed)
+        self._rng = random.Random(seed)
+
+    def choose(self, view: View, seat: int) -> Move:
+        move = super().choose(view, seat)
+        legal = _legal(view)
+        if isinstance(move, Bid) and "bids" in legal and self._rng.random() < self.BID_SLIP:
+            slipped = move.bid + (1 if self._rng.random() < 0.6 else -1)
+            return Bid(slipped) if slipped in legal["bids"] else move
+        if isinstance(move, Play) and "cards" in legal and self._rng.random() < self.CARD_SLIP:
+            trump = _round(view)["trump"]
+            ranked = sorted(legal["cards"], key=lambda code: (_strength(code, trump), code))
+            at = ranked.index(move.card)
+            neighbours = [ranked[i] for i in (at - 1, at + 1) if 0 <= i < len(ranked)]
+            return Play(self._rng.choice(neighbours)) if neighbours else move
+        return move
+
+
 def _legal(view: View) -> Legal:
     legal = view["legal"]
     if legal is None:
@@ -145,6 +173,7 @@ def _nearest(options: list[int], target: float) -> int:
 
 BOTS: dict[str, type[RandomBot] | type[HeuristicBot] | type[ExpertBot]] = {
     RandomBot.kind: RandomBot,
+    NoviceBot.kind: NoviceBot,
     HeuristicBot.kind: HeuristicBot,
     ExpertBot.kind: ExpertBot,
 }
@@ -157,8 +186,8 @@ def make_bot(
     budget_ms: float | None = None,
     samples: int | None = None,
 ) -> Bot:
-    """A bot of a registered kind (`random`, `heuristic`, `expert`); `budget_ms` (wall clock
-    per decision, default 150) and `samples` (a cap on sampled deals) only matter to a search."""
+    """A bot of a registered kind (`random`, `novice`, `heuristic`, `expert`); `budget_ms`
+    (wall clock per decision, default 150) and `samples` (a cap on deals) matter to a search."""
     bot_class = BOTS[kind]
     if bot_class is ExpertBot:
         budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
@@ -181,6 +210,7 @@ __all__: list[str] = [
     "ExpertBot",
     "HeuristicBot",
     "HistoryBot",
+    "NoviceBot",
     "RandomBot",
     "bot_move",
     "make_bot",

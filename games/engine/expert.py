@@ -27,6 +27,7 @@ CHECK_EVERY: Final = 8
 SETTLED_SIGMAS: Final = 4.0
 
 Evaluate = Callable[[list[list[int]], int], float]
+Question = tuple[list[int], Evaluate, int]  # candidates, their playout, the fallback
 
 
 class ExpertBot:
@@ -52,21 +53,22 @@ class ExpertBot:
         if legal is None:
             raise ValueError("A bot is asked for a move only on its turn.")
         knowledge = read_knowledge(view, seat, history)
-        search = _Search(knowledge, self._rng(knowledge), self.budget_ms, self.samples)
+        search = Search(knowledge, self.rng_for(knowledge), self.budget_ms, self.samples)
         if "suits" in legal:
             return ChooseTrump(SUITS[search.trump()])
         if "bids" in legal:
             return Bid(search.bid(legal["bids"]))
         return Play(DECK_CODES[search.card([CARD_INDEX[code] for code in legal["cards"]])])
 
-    def _rng(self, knowledge: Knowledge) -> random.Random:
+    def rng_for(self, knowledge: Knowledge) -> random.Random:
+        """The dice of one decision, from the seed and how far the round has gone."""
         # One stream per decision, so a replayed game asks the same questions of the same dice.
         made = sum(b is not None for b in knowledge.bids)
         played = knowledge.cards * knowledge.players - sum(knowledge.sizes)
         return random.Random(f"{self._seed}:{knowledge.cards}:{made}:{played}:{knowledge.seat}")
 
 
-class _Search:
+class Search:
     """Determinized search of one decision: every candidate is played out on the same deals."""
 
     def __init__(
@@ -80,6 +82,18 @@ class _Search:
 
     def trump(self) -> int:
         """R5: the suit to choose when a Wizard is turned up."""
+        return self._best(*self.trump_question())
+
+    def bid(self, legal: list[int]) -> int:
+        """R7, R8: the legal bid with the most points on average."""
+        return self._best(*self.bid_question(legal))
+
+    def card(self, legal: list[int]) -> int:
+        """R12: the legal card with the most points on average."""
+        return self._best(*self.card_question(legal))
+
+    def trump_question(self) -> Question:
+        """The four suits, how one plays out on a deal, and the suit held most."""
         k = self.knowledge
         hand = k.hands[k.seat] or []
         fallback = max(range(4), key=lambda suit: sum(SUIT[card] == suit for card in hand))
@@ -89,10 +103,10 @@ class _Search:
             won = play_out(_copy(hands), suit, bids, [0] * k.players, _first_leader(k), [])
             return round_points(bids[k.seat], won[k.seat])
 
-        return self._best([0, 1, 2, 3], evaluate, fallback)
+        return [0, 1, 2, 3], evaluate, fallback
 
-    def bid(self, legal: list[int]) -> int:
-        """R7, R8: the legal bid with the most points on average."""
+    def bid_question(self, legal: list[int]) -> Question:
+        """The legal bids near the hand's rough worth, how one plays out, the rough bid."""
         k = self.knowledge
         hand = k.hands[k.seat]
         worth = expected_tricks(hand, k.players, k.trump) if hand is not None else 0.5
@@ -107,10 +121,10 @@ class _Search:
             won = play_out(_copy(hands), k.trump, bids, [0] * k.players, _first_leader(k), [])
             return round_points(bid, won[k.seat])
 
-        return self._best(candidates, evaluate, fallback)
+        return candidates, evaluate, fallback
 
-    def card(self, legal: list[int]) -> int:
-        """R12: the legal card with the most points on average."""
+    def card_question(self, legal: list[int]) -> Question:
+        """The legal cards, how one plays out on a deal, the playout policy's card."""
         k = self.knowledge
         bids = [b if b is not None else 0 for b in k.bids]
         needs = bids[k.seat] > k.won[k.seat]
@@ -122,11 +136,28 @@ class _Search:
             won = play_out(played, k.trump, bids, k.won.copy(), k.leader, [*k.trick, card])
             return round_points(bids[k.seat], won[k.seat])
 
-        return self._best(legal, evaluate, fallback)
+        return legal, evaluate, fallback
 
     def _best(self, candidates: list[int], evaluate: Evaluate, fallback: int) -> int:
         if len(candidates) == 1 or self.budget_ms <= 0:
             return candidates[0] if len(candidates) == 1 else fallback
+        totals, _ = self.sample(candidates, evaluate)
+        return candidates[max(range(len(candidates)), key=totals.__getitem__)]
+
+    def means(self, candidates: list[int], evaluate: Evaluate) -> list[float]:
+        """Each candidate's expected points (R14), averaged over the same sampled deals (at
+        least one), weighted by how well each deal explains the bids made."""
+        totals, rows = self.sample(candidates, evaluate)
+        weights = sum(weight for weight, _ in rows)
+        if weights > 0:
+            return [total / weights for total in totals]
+        return [sum(points[i] for _, points in rows) / len(rows) for i in range(len(candidates))]
+
+    def sample(
+        self, candidates: list[int], evaluate: Evaluate
+    ) -> tuple[list[float], list[tuple[float, list[float]]]]:
+        """Weighted point totals by candidate, and each deal's weight and points, over deals
+        sampled until the budget ends or the leader is settled."""
         totals = [0.0] * len(candidates)
         rows: list[tuple[float, list[float]]] = []  # each deal's weight and points by candidate
         while not rows or (
@@ -140,7 +171,7 @@ class _Search:
             for index, value in enumerate(points):
                 totals[index] += weight * value
             rows.append((weight, points))
-        return candidates[max(range(len(candidates)), key=totals.__getitem__)]
+        return totals, rows
 
     def _likelihood(self, hands: list[list[int]]) -> float:
         """How well a deal explains the bids made: a seat's bid lies near its hand's worth."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.utils import timezone
 
 from core.errors import GameNotActive, NotAPlayer
@@ -16,6 +15,7 @@ from games import push, selectors
 from games.locks import lock_game
 from games.models import Game, GameStatus, Seat
 from games.services.moves import apply_overdue, schedule_expiry, turn_limit
+from games.services.steps import game_transaction
 from games.services.tables import abort_locked
 
 
@@ -36,7 +36,7 @@ def seat_back(*, game_id: int, user: User) -> tuple[Game, bool]:
     """R18: the caller is back; a decision of theirs now pending gets the table's full limit.
     Refused (game_not_active) for a seat that resigned. Returns the game and whether the seat
     was away (if not, nothing changed and nothing is pushed)."""
-    with transaction.atomic():
+    with game_transaction():
         game, seats, mine = _locked_seat(game_id, user)
         if mine.resigned:
             raise GameNotActive("You resigned this game: your seat stays away to the end (R18).")
@@ -54,7 +54,7 @@ def seat_back(*, game_id: int, user: User) -> tuple[Game, bool]:
 def seat_resign(*, game_id: int, user: User) -> Game:
     """Give up: a game with one human seat is aborted; at a human table the seat is away for
     the rest of the game (R18), still that player's for the league (R17)."""
-    with transaction.atomic():
+    with game_transaction():
         game, seats, mine = _locked_seat(game_id, user)
         if sum(not seat.is_bot for seat in seats) == 1:
             abort_locked(game)

@@ -1,7 +1,8 @@
-"""Moves: a player's decision, the bots' replies, and the timer's auto-moves (R16, R18 away).
+"""Moves: a player's decision, the bots' steps, and the timer's auto-moves (R16, R18 away).
 
 Every entry point (REST, websocket, timer) calls these. Each runs in one transaction with the
-game row locked, so moves on one game are serialised, and a refused move changes nothing.
+game row locked, so moves on one game are serialised, and a refused move changes nothing. A bot
+decides in its own Celery task, before the lock (`bot_step`), never in the caller's request.
 """
 
 from __future__ import annotations
@@ -17,15 +18,22 @@ from django.utils import timezone
 from accounts.standing import ensure_can_play
 from core import limits
 from core.errors import ApplicationError, GameNotActive, Invalid, NotAPlayer, StaleState
-from games import engine, push, selectors
+from games import engine, enqueue, push, selectors
+from games.difficulty import make_seat_bot
 from games.engine import EngineError, Event, Move, State
 from games.locks import lock_game
 from games.models import Event as EventRow
 from games.models import Game, GameStatus, Seat
+from games.services.steps import after_transaction, game_transaction
 from games.signals import game_finished
 
-# How long a paced step's task may be late before the timer's sweep makes the step itself.
+# How long a step's task may be late before the timer's sweep sends it again (R9's blind
+# trick: plays its card itself).
 STEP_GRACE = timedelta(seconds=5)
+# A healthy timer finds an expired turn within about a second (a task at the deadline and a
+# sweep every second). A turn found later than this was not timed: the timer, its worker or
+# the database was down, so the player may not have had their turn in full.
+OUTAGE_GRACE = timedelta(seconds=5)
 
 
 def move_request(body: Any) -> tuple[dict[str, Any], int | None]:
@@ -45,15 +53,15 @@ def move_apply(
     body: object,
     expected_seq: int | None = None,
 ) -> Game:
-    """Apply a player's move (a JSON body as in the API contract), then, unless bots are paced,
-    the bots' replies.
+    """Apply a player's move (a JSON body as in the API contract). The bots' replies are their
+    tasks' (with eager tasks and no pacing, done by the time this returns: the game re-read).
 
     Raises ApplicationError or EngineError (state unchanged) when the move is refused;
     `expected_seq` that no longer matches the game's → stale_state.
     """
     move = engine.parse_move(body)
     refusal: ApplicationError | EngineError | None = None
-    with transaction.atomic():
+    with game_transaction() as sent:
         game = lock_game(game_id)
         seats = selectors.table_seats(game)
         mine = next((s for s in seats if s.user_id == user.pk), None)
@@ -81,7 +89,7 @@ def move_apply(
             refusal = error  # nothing of this move was written; commit what the timer did
     if refusal is not None:
         raise refusal
-    return game
+    return selectors.game_get(game_id) if sent.steps else game
 
 
 def game_catch_up(game_id: int) -> Game:
@@ -90,10 +98,10 @@ def game_catch_up(game_id: int) -> Game:
     game = selectors.game_get(game_id)
     if not _is_overdue(game, timezone.now()):
         return game
-    with transaction.atomic():
+    with game_transaction() as sent:
         game = lock_game(game_id)
         apply_overdue(game)
-    return game
+    return selectors.game_get(game_id) if sent.steps else game
 
 
 def turns_expire(*, limit: int = 200) -> int:
@@ -104,7 +112,7 @@ def turns_expire(*, limit: int = 200) -> int:
     due = Game.objects.filter(status=GameStatus.ACTIVE, deadline__lte=now).order_by("deadline")
     applied = 0
     for game_id in due.values_list("pk", flat=True)[:limit]:
-        with transaction.atomic():
+        with game_transaction():
             game = lock_game(game_id, skip_locked=True)
             if game is not None:
                 applied += apply_overdue(game)
@@ -129,24 +137,52 @@ def _is_overdue(game: Game, now: datetime) -> bool:
 
 
 def apply_overdue(game: Game, seats: list[Seat] | None = None) -> int:
-    """Under the game's lock: the auto-move of each expired turn, in order. The next turn
-    starts when the previous one expired, so a long-unwatched table catches up in full."""
-    now = timezone.now()
+    """Under the game's lock: settle each expired turn, in order (R16). Each auto-move is made
+    now, so the next turn gets its full limit from this commit, never from the missed
+    deadline. A human turn found more than OUTAGE_GRACE past its deadline gets, once, a
+    fresh full limit from now instead of an auto-move, not counted as an expiry (R18): after
+    an outage nobody is auto-moved on a turn they were not given in full. A bot step whose
+    task was lost is sent again (a bot never thinks under the lock). Returns the auto-moves
+    and bot steps applied (a renewal is none)."""
     applied = 0
-    while _is_overdue(game, now):
+    while _is_overdue(game, now := timezone.now()):
         assert game.deadline is not None
         seats = seats if seats is not None else selectors.table_seats(game)
         state = game.engine_state()
         assert state is not None and state.to_act is not None
-        # A paced bot or blind-trick step whose task was lost: the sweep takes it instead.
-        step = _automatic_step(game, seats, state)
-        if step is not None:
-            _record(game, seats, *step, at=game.deadline)
+        acting = next(s for s in seats if s.number == state.to_act)
+        if engine.blind_trick_pending(state):  # R9: no thinking, the only card there is
+            _record(game, seats, *engine.blind_step(state, seed=game.seed))
+        elif acting.is_bot:
+            if applied:  # the move just applied has sent the bot's task
+                return applied
+            _step_resend(game, seats, state, now)
+            return 1
+        elif _untimed(game, acting, now):
+            _renew_turn(game, seats, acting, now)
+            break
         else:
-            _expired(next(s for s in seats if s.number == state.to_act))
-            _decide(game, seats, state.to_act, engine.auto_move(state), auto=True, at=game.deadline)
+            _expired(acting)
+            _decide(game, seats, state.to_act, engine.auto_move(state), auto=True)
         applied += 1
     return applied
+
+
+def _untimed(game: Game, acting: Seat, now: datetime) -> bool:
+    """The running human turn was found too late to have been timed (see OUTAGE_GRACE) and
+    has not been renewed yet; a suspended player's turn never waits (it expires at once)."""
+    assert game.deadline is not None
+    late = now - game.deadline > OUTAGE_GRACE
+    return late and not game.turn_renewed and not getattr(acting, "barred", False)
+
+
+def _renew_turn(game: Game, seats: list[Seat], acting: Seat, now: datetime) -> None:
+    """The turn starts again now with the seat's full limit (R16, R18's while away)."""
+    game.deadline = now + timedelta(seconds=turn_limit(game, acting))
+    game.turn_renewed = True
+    game.save(update_fields=["deadline", "turn_renewed"])
+    schedule_expiry(game, now)
+    push.publish_on_commit(game, seats)
 
 
 AWAY_AFTER_EXPIRIES = 2  # R18
@@ -175,28 +211,25 @@ def _decide(
     move: Move,
     *,
     auto: bool,
-    at: datetime | None = None,
     mine: Seat | None = None,
 ) -> None:
-    """Apply one decision and, unless paced, the bots' replies; `at` is when it counts as made
-    (now); `mine`: the seat of a player deciding themselves, no longer away (R18)."""
+    """Apply one decision (a bot to act next gets its task); `mine`: the seat of a player
+    deciding themselves, no longer away (R18)."""
     state = game.engine_state()
     assert state is not None  # an active game has started
-    paced = _paced()
     state, events = engine.take_turn(
-        state, seat, move, seed=game.seed, auto=auto, auto_blind=not paced
+        state, seat, move, seed=game.seed, auto=auto, auto_blind=not _paced()
     )
     if mine is not None:
         _present(mine)  # after the engine accepted the move: a refused one changes nothing
-    if not paced:
-        state = _bots_reply(game, seats, state, events)
-    _record(game, seats, state, events, at=at)
+    _record(game, seats, state, events)
 
 
 def bot_step(*, game_id: int, seq: int) -> bool:
-    """A paced bot decision, or the next card of the blind trick (R9), if the game is still at
-    event `seq` (so a retried or duplicated task moves nothing). The bot thinks before the game
-    is locked; the move is applied only if nothing happened meanwhile."""
+    """A bot's decision, or the next card of the blind trick (R9), if the game is still at
+    event `seq` (so a retried, duplicated or late task moves nothing). The bot thinks on the
+    committed state before the game is locked; the move is applied only if nothing happened
+    meanwhile (the seed is per decision, so whoever applies it, it is the same move)."""
     game = selectors.game_get(game_id)
     state = game.engine_state()
     if game.status != GameStatus.ACTIVE or game.seq != seq or state is None:
@@ -204,7 +237,7 @@ def bot_step(*, game_id: int, seq: int) -> bool:
     step = _automatic_step(game, selectors.seats_of(game), state)
     if step is None:
         return False
-    with transaction.atomic():
+    with game_transaction():
         game = lock_game(game_id)
         if game.status != GameStatus.ACTIVE or game.seq != seq:
             return False  # a move, the timer or a twin task got there first
@@ -220,12 +253,31 @@ def _automatic_step(
     if engine.blind_trick_pending(state):
         return engine.blind_step(state, seed=game.seed)
     seat = state.to_act
-    bot_kind = next((s.bot_kind for s in seats if s.number == seat and s.is_bot), None)
+    bot_kind = _bot_kind(seats, seat)
     if seat is None or bot_kind is None:
         return None
-    bot = engine.make_bot(bot_kind, seed=f"{game.seed}:{seat}:{state.seq}")
+    bot = make_seat_bot(bot_kind, seed=f"{game.seed}:{seat}:{state.seq}")
     move = engine.bot_move(bot, state, seat)
-    return engine.take_turn(state, seat, move, seed=game.seed, auto_blind=False)
+    return engine.take_turn(state, seat, move, seed=game.seed, auto_blind=not _paced())
+
+
+def _bot_kind(seats: list[Seat], seat: int | None) -> str | None:
+    return next((s.bot_kind for s in seats if s.number == seat and s.is_bot), None)
+
+
+def _step_resend(game: Game, seats: list[Seat], state: State, now: datetime) -> None:
+    """A bot step whose task was lost: its deadline moves on and its task is sent again."""
+    game.deadline = _deadline(game, seats, state, now)
+    game.save(update_fields=["deadline"])
+    _send_step(game.pk, state.seq, 0)
+
+
+def _send_step(game_id: int, seq: int, delay_ms: int) -> None:
+    from games import tasks  # tasks import this module
+
+    # Off this thread once the game transaction has committed: a frozen broker holds up nothing.
+    countdown = delay_ms / 1000
+    after_transaction(lambda: enqueue.send(tasks.bot_step, (game_id, seq), countdown=countdown))
 
 
 def _paced() -> bool:
@@ -234,17 +286,12 @@ def _paced() -> bool:
 
 
 def _schedule_next_step(game: Game, seats: list[Seat], state: State, events: list[Event]) -> None:
-    """After the commit: the task for the next paced step, if a bot or the blind trick is next.
-    After a complete trick it waits TRICK_PAUSE_MS longer, so everyone sees the trick."""
-    if not _paced() or not _step_pending(seats, state):
+    """After the commit: the task for the next step, if a bot or the blind trick is next.
+    Paced, after a complete trick it waits TRICK_PAUSE_MS longer, so everyone sees the trick."""
+    if not _step_pending(seats, state):
         return
-    from games import tasks  # tasks import this module
-
-    delay_ms = settings.BOT_MOVE_DELAY_MS + _pause_ms(events)
-    game_id, seq = game.pk, state.seq
-    transaction.on_commit(
-        lambda: tasks.bot_step.apply_async((game_id, seq), countdown=delay_ms / 1000)
-    )
+    delay_ms = settings.BOT_MOVE_DELAY_MS + _pause_ms(events) if _paced() else 0
+    _send_step(game.pk, state.seq, delay_ms)
 
 
 def turn_expire(*, game_id: int, seq: int) -> int:
@@ -253,7 +300,7 @@ def turn_expire(*, game_id: int, seq: int) -> int:
     game = selectors.game_get(game_id)
     if game.seq != seq or not _is_overdue(game, timezone.now()):
         return 0
-    with transaction.atomic():
+    with game_transaction():
         game = lock_game(game_id)
         return apply_overdue(game) if game.seq == seq else 0
 
@@ -274,8 +321,7 @@ def schedule_expiry(game: Game, now: datetime) -> None:
         return
     from games import tasks  # tasks import this module
 
-    game_id, seq = game.pk, game.seq
-    transaction.on_commit(lambda: tasks.turn_expire.apply_async((game_id, seq), eta=deadline))
+    enqueue.after_commit(tasks.turn_expire, (game.pk, game.seq), eta=deadline)
 
 
 def _step_pending(seats: list[Seat], state: State) -> bool:
@@ -291,7 +337,7 @@ def _pause_ms(events: list[Event]) -> int:
 
 
 def start(game: Game) -> None:
-    """Deal the first round (R3–R5) and let bots act if it is their turn."""
+    """Deal the first round (R3–R5); a bot to act first gets its task."""
     state, events = engine.start_game(
         players=game.seats,
         seed=game.seed,
@@ -301,29 +347,13 @@ def start(game: Game) -> None:
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
     seats = selectors.table_seats(game)
-    if not _paced():
-        state = _bots_reply(game, seats, state, events)
     _record(game, seats, state, events)
 
 
-def _bots_reply(game: Game, seats: list[Seat], state: State, events: list[Event]) -> State:
-    """Bots act at once, through the same rules a human's move goes through (no timer)."""
-    bot_kinds = {seat.number: seat.bot_kind for seat in seats if seat.is_bot}
-    while state.to_act in bot_kinds and not state.is_over:
-        seat = state.to_act
-        bot = engine.make_bot(bot_kinds[seat], seed=f"{game.seed}:{seat}:{state.seq}")
-        state, more = engine.take_turn(
-            state, seat, engine.bot_move(bot, state, seat), seed=game.seed
-        )
-        events.extend(more)
-    return state
-
-
-def _record(
-    game: Game, seats: list[Seat], state: State, events: list[Event], *, at: datetime | None = None
-) -> None:
-    """Append the event rows, refresh the game's cached state, turn and deadline, and push the
-    new views once the transaction commits."""
+def _record(game: Game, seats: list[Seat], state: State, events: list[Event]) -> None:
+    """Append the event rows, refresh the game's cached state, turn and deadline (the new
+    turn's limit counts from now, its commit), and push the new views once the transaction
+    commits."""
     first = game.seq + 1
     rows = EventRow.objects.bulk_create(
         [
@@ -339,13 +369,13 @@ def _record(
         ]
     )
     now = timezone.now()
-    turn_starts = at or now
     game.__dict__["_seats"] = seats  # for the caller's answer (selectors.game_view)
     game.seq = state.seq
     game.set_engine_state(state)
     game.to_act = state.to_act
-    game.deadline = _deadline(game, seats, state, turn_starts)
-    fields = ["seq", "state", "to_act", "deadline", "status", "started_at"]
+    game.deadline = _deadline(game, seats, state, now)
+    game.turn_renewed = False
+    fields = ["seq", "state", "to_act", "deadline", "turn_renewed", "status", "started_at"]
     if state.is_over:
         game.status = GameStatus.FINISHED
         game.finished_at = now
@@ -371,9 +401,14 @@ def _deadline(
     if getattr(acting, "barred", False):
         return turn_starts
     if acting.is_bot or engine.blind_trick_pending(state):
-        step_ms = settings.BOT_MOVE_DELAY_MS + settings.TRICK_PAUSE_MS
-        return turn_starts + timedelta(milliseconds=step_ms) + STEP_GRACE
+        return turn_starts + _step_window()
     return turn_starts + timedelta(seconds=turn_limit(game, acting))
+
+
+def _step_window() -> timedelta:
+    """How long after its turn began a bot or blind-trick step is overdue."""
+    step_ms = settings.BOT_MOVE_DELAY_MS + settings.TRICK_PAUSE_MS
+    return timedelta(milliseconds=step_ms) + STEP_GRACE
 
 
 def turn_limit(game: Game, seat: Seat) -> int:

@@ -14,9 +14,11 @@ from accounts.standing import ensure_can_play
 from core import limits
 from core.errors import GameFull, GameNotActive, Invalid, NotAPlayer
 from games import engine, push, selectors
+from games.difficulty import bot_kind_for
 from games.locks import lock_game
 from games.models import Game, GameStatus, Seat
 from games.services.moves import start
+from games.services.steps import game_transaction
 
 
 def game_create(
@@ -30,10 +32,10 @@ def game_create(
     bot_kind: str | None = None,
     rematch_of: Game | None = None,
 ) -> Game:
-    """A new table: the creator takes seat 0, bots the last seats; full tables start at once."""
+    """A new table: the creator takes seat 0, bots (`bot_kind`: a difficulty or an engine kind)
+    the last seats; full tables start at once."""
     ensure_can_play(user)
     turn_seconds = turn_seconds if turn_seconds is not None else settings.TURN_SECONDS_DEFAULT
-    bot_kind = bot_kind or settings.DEFAULT_BOT
     seat_range = f"{limits.MIN_SEATS} to {limits.MAX_SEATS}"
     if not limits.MIN_SEATS <= seats <= limits.MAX_SEATS:  # R2
         raise Invalid(f"A table has {seat_range} seats (R2).", fields={"seats": [seat_range]})
@@ -45,10 +47,9 @@ def game_create(
         raise Invalid(
             f"The turn limit is {turn_range} seconds (R16).", fields={"turn_seconds": [turn_range]}
         )
-    if bot_kind not in engine.BOTS:
-        raise Invalid(f"Unknown bot kind {bot_kind!r}.", fields={"bot_kind": list(engine.BOTS)})
+    bot_kind = bot_kind_for(bot_kind)  # easy, medium, hard, or an engine kind
     seed = engine.new_seed()
-    with transaction.atomic():
+    with game_transaction():
         game = Game.objects.create(
             created_by=user,
             seats=seats,
@@ -74,7 +75,7 @@ def game_create(
 def game_rematch(*, game_id: int, user: User) -> Game:
     """A new table with the same options for a finished game's players; the first player to
     ask creates it (taking seat 0), the others join it. Asking again returns the same table."""
-    with transaction.atomic():
+    with game_transaction():
         game = lock_game(game_id)
         if not game.seat_set.filter(user=user).exists():
             raise NotAPlayer("Only the game's players can start its rematch.")
@@ -104,7 +105,7 @@ def game_join(*, game_id: int, user: User) -> Game:
     """Take the lowest free seat; the game starts when the last seat fills. Joining a table one
     already sits at is a no-op, so a retried request is harmless."""
     ensure_can_play(user)
-    with transaction.atomic():
+    with game_transaction():
         game = lock_game(game_id)
         seats = list(game.seat_set.all())
         if any(seat.user_id == user.pk for seat in seats):

@@ -35,15 +35,39 @@ export async function fetchAll(url) {
   return items;
 }
 
-/* A websocket on this host that reconnects with back-off. `onMessage(parsed JSON)`,
-   `onStatus(up: boolean)`; the server sends the current state on every connect. */
+/* Close codes after which reconnecting cannot help (API.md "WebSocket"): signed out,
+   suspended, no such game. Any other close (a restart, 1011, 4503 "try again later") is
+   retried. */
+export const FINAL_CLOSE_CODES = [4401, 4403, 4404];
+
+const FIRST_DELAY_MS = 1000;
+const MAX_DELAY_MS = 15000;
+
+/* The wait before reconnect attempt `attempt` (0, 1, …): exponential, capped, and jittered
+   (between half and all of it) so that the clients of a restarted server do not all come
+   back in the same instant. */
+export function backoffMs(attempt, random = Math.random) {
+  const ceiling = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** attempt);
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/* A websocket on this host that reconnects with back-off and jitter. `onMessage(parsed JSON)`,
+   `onStatus(up: boolean)`, `onStop(code)` when the server closed with one of
+   FINAL_CLOSE_CODES (no more attempts); `poll()` is called every `pollMs` while the socket is
+   down, so the page stays in step over REST. The server sends the current state on every
+   connect. */
 export class LiveSocket {
-  constructor(path, { onMessage, onStatus } = {}) {
+  constructor(path, { onMessage, onStatus, onStop, poll, pollMs = 3000 } = {}) {
     this.path = path;
     this.onMessage = onMessage || (() => {});
     this.onStatus = onStatus || (() => {});
-    this.delay = 1000;
+    this.onStop = onStop || (() => {});
+    this.poll = poll || null;
+    this.pollMs = pollMs;
+    this.attempt = 0;
     this.socket = null;
+    this.polling = null;
+    this.stopped = false;
     this.connect();
   }
 
@@ -51,17 +75,43 @@ export class LiveSocket {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     const socket = new WebSocket(scheme + location.host + this.path);
     this.socket = socket;
-    socket.addEventListener("open", () => { this.delay = 1000; this.onStatus(true); });
+    socket.addEventListener("open", () => {
+      this.attempt = 0;
+      this.stopPolling();
+      this.onStatus(true);
+    });
     socket.addEventListener("message", (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch (error) { return; }
       this.onMessage(message);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       this.onStatus(false);
-      setTimeout(() => this.connect(), this.delay);
-      this.delay = Math.min(this.delay * 2, 10000);
+      if (FINAL_CLOSE_CODES.includes(event.code)) {
+        this.stopped = true;
+        this.stopPolling();
+        this.onStop(event.code);
+        return;
+      }
+      this.startPolling();
+      setTimeout(() => this.connect(), backoffMs(this.attempt));
+      this.attempt += 1;
     });
+  }
+
+  /* poll() now, then about every pollMs (jittered, so the clients of a lost server spread out). */
+  startPolling() {
+    if (!this.poll || this.polling !== null) return;
+    const later = () => {
+      this.polling = setTimeout(() => { this.poll(); later(); }, this.pollMs * (0.75 + Math.random() / 2));
+    };
+    this.poll();
+    later();
+  }
+
+  stopPolling() {
+    if (this.polling !== null) clearTimeout(this.polling);
+    this.polling = null;
   }
 
   get isOpen() {

@@ -28,6 +28,20 @@ function describe(event) {
   return what;
 }
 
+/* The hard bot's second opinion on one of the viewer's decisions (from the game's review). */
+function opinionText(opinion) {
+  if (opinion.matched) return gettext("hard bot: the same choice");
+  const points = Math.round(opinion.points);
+  const choice = opinion.kind === "play" ? cardLabel(opinion.expert)
+    : opinion.kind === "trump" ? suitText(opinion.expert) : opinion.expert;
+  const text = {
+    bid: gettext("hard bot: bid %(choice)s, about +%(points)s points"),
+    play: gettext("hard bot: play %(choice)s, about +%(points)s points"),
+    trump: gettext("hard bot: trump %(choice)s, about +%(points)s points"),
+  }[opinion.kind];
+  return fmt(text, { choice, points });
+}
+
 const slider = $("step");
 slider.max = String(Math.max(0, frames.length - 1));
 
@@ -37,6 +51,9 @@ function show(i) {
   slider.value = String(index);
   const { event, table: t } = frames[index];
   $("what").textContent = describe(event);
+  const opinion = frames[index].opinion;
+  $("opinion").hidden = !opinion;
+  $("opinion").textContent = opinion ? opinionText(opinion) : "";
   $("position").textContent = fmt(gettext("step %(i)s of %(n)s"), { i: index + 1, n: frames.length });
   $("round-info").textContent = t.round ? fmt(gettext("Round %(n)s"), { n: t.round }) : "";
   $("turned-card").replaceChildren(t.trump_card ? cardElement(t.trump_card, { small: true }) : document.createTextNode("—"));

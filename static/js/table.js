@@ -18,6 +18,9 @@ const PACES = {
   normal: { play: 420, ownPlay: 260, bid: 380, trump: 500, deal: 450, hold: 1600, sweep: 420, summary: 7000 },
   fast: { play: 100, ownPlay: 60, bid: 80, trump: 120, deal: 100, hold: 600, sweep: 200, summary: 2500 },
 };
+// A move's answer with one of these statuses never came from the game (a proxy, a server down
+// or restarting, PostgreSQL unreachable: 503 `unavailable`): the move is sent again.
+const RETRY_STATUSES = [502, 503, 504];
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 if (root) startTable();
@@ -33,6 +36,8 @@ function startTable() {
   const queue = [];
   let running = false;
   let sending = false;
+  let unsent = null;             // a move sent whose answer never came: sent again, same seq
+  const moving = () => sending || unsent !== null;
   let showingLastTrick = false;
   let wasMyTurn = false;
   let overdueSynced = null;
@@ -348,7 +353,7 @@ function startTable() {
     draw.renderTrick(showing);
     draw.renderLastTrick(showing, showingLastTrick);
     renderControls(calm);
-    draw.renderHand(showing, { legal: calm && !sending ? view.legal : null, onPlay: (card) => sendMove({ type: "play", card }) });
+    draw.renderHand(showing, { legal: calm && !moving() ? view.legal : null, onPlay: (card) => sendMove({ type: "play", card }) });
     if (calm) {  // results show once the events that led to them have been played out
       draw.renderScores(view);
       draw.renderGameOver(view);
@@ -375,7 +380,7 @@ function startTable() {
       back.addEventListener("click", () => socket.send({ type: "back" }));
       controls.append(back);
     }
-    if (!myTurn || sending) return;
+    if (!myTurn || moving()) return;
     if (view.legal.bids) controls.append(draw.bidPanel(view.round, view.legal.bids, (bid) => sendMove({ type: "bid", bid })));
     if (view.legal.suits) controls.append(draw.trumpPanel(view.legal.suits, (suit) => sendMove({ type: "trump", suit })));
   }
@@ -436,26 +441,62 @@ function startTable() {
 
   /* ---- moves and the socket ------------------------------------------------------------- */
   async function sendMove(body) {
-    if (sending) return;  // one move at a time: a second click must not send a second move
+    if (moving()) return;  // one move at a time: a second click must not send a second move
     sending = true;
     render();
     showError("");
     try {
-      const { ok, data } = await fetchJSON(api + "moves/", { method: "POST", body: { ...body, seq: view.seq } });
-      if (ok) {
-        // The push with the events comes with the answer or just after; the answer covers a lost one.
-        receive(data, null);
-      } else {
-        const code = data.error ? data.error.code : "invalid";
-        showError(errorText(code, data.error && data.error.message));
-        requestSync();
-      }
-    } catch (error) {
-      showError(gettext("Connection problem: your move was not sent. Try again."));
+      await post({ ...body, seq: view.seq });
     } finally {
       sending = false;
       render();
     }
+  }
+
+  /* One try at a move. With no answer (the network failed, or a server that is down or
+     restarting said 502-504) the move is kept and sent again, with the same seq, once the
+     server answers: if the first try did arrive, the game is past that seq and the copy is
+     refused as stale_state, so a move never applies twice. */
+  async function post(move, again = false) {
+    let answer = null;
+    try {
+      answer = await fetchJSON(api + "moves/", { method: "POST", body: move });
+    } catch (error) { /* no answer: below */ }
+    if (answer === null || RETRY_STATUSES.includes(answer.status)) {
+      unsent = move;
+      showError(gettext("Connection problem: your move will be sent again when the connection is back."));
+      return;
+    }
+    unsent = null;
+    const { ok, data } = answer;
+    if (ok) {
+      showError("");
+      // The push with the events comes with the answer or just after; the answer covers a lost one.
+      receive(data, null);
+      return;
+    }
+    const code = data.error ? data.error.code : "invalid";
+    // A copy whose first try arrived (or a turn the timer made meanwhile): nothing to say.
+    const overtaken = again && (code === "stale_state" || code === "not_your_turn");
+    showError(overtaken ? "" : errorText(code, data.error && data.error.message));
+    requestSync();
+  }
+
+  async function resendUnsent() {
+    if (!unsent || sending) return;
+    sending = true;
+    try {
+      await post(unsent, true);
+    } finally {
+      sending = false;
+      render();
+    }
+  }
+
+  /* While the socket is down: the view over REST (its events follow from /events/). */
+  function poll() {
+    resendUnsent();
+    fetchJSON(api).then(({ ok, data }) => ok && receive(data, null)).catch(() => {});
   }
 
   let chat = null;
@@ -465,7 +506,12 @@ function startTable() {
       else if (message.type === "error") showError(errorText(message.error.code, message.error.message));
       else if (chat) chat.handle(message);
     },
-    onStatus: setConnection,
+    onStatus(up) {
+      setConnection(up);
+      if (up) resendUnsent();
+    },
+    onStop: showStopped,
+    poll,
   });
 
   function requestSync() {
@@ -503,6 +549,19 @@ function startTable() {
     const box = $("connection");
     box.textContent = up ? gettext("live") : gettext("reconnecting…");
     box.classList.toggle("down", !up);
+  }
+
+  /* The server closed the socket for good (API.md close codes): say why; no more retries. */
+  function showStopped(code) {
+    const why = {
+      4401: gettext("You are signed out: log in again to play."),
+      4403: gettext("Your account is suspended."),
+      4404: gettext("There is no such game."),
+    }[code];
+    const box = $("connection");
+    box.textContent = gettext("offline");
+    box.classList.add("down");
+    showError(why);
   }
 
   /* ---- settings -------------------------------------------------------------------------- */
@@ -562,8 +621,8 @@ function startTable() {
   window.WizardTable = {
     get view() { return view; },
     get scene() { return scene; },
-    get busy() { return !idle() || sending; },
-    get progress() { return { running, queued: queue.map((e) => e.seq + ":" + e.type), fetching, sending, known, shown: scene.seq }; },
+    get busy() { return !idle() || moving(); },
+    get progress() { return { running, queued: queue.map((e) => e.seq + ":" + e.type), fetching, sending, unsent, known, shown: scene.seq }; },
     sendMove,
   };
 }

@@ -24,6 +24,7 @@ import pytest
 
 from tests.conftest import REQUIRE_SERVICES
 from tests.e2e.helpers import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, ROOT
+from tests.processes import end
 
 
 def _unavailable(reason: str) -> None:
@@ -112,12 +113,7 @@ def server_url(
             _wait_until_up(process, url, log_path)
             yield url
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+            end(process)
 
 
 def _wait_until_up(process: subprocess.Popen[Any], url: str, log_path: Path) -> None:

@@ -279,7 +279,7 @@ def test_bots_finish_whole_games_with_legal_moves_only(
 
 
 @settings(max_examples=15, deadline=None)
-@given(table=tables, kinds=st.lists(st.sampled_from(["random", "heuristic"]), min_size=6))
+@given(table=tables, kinds=st.lists(st.sampled_from(["random", "novice", "heuristic"]), min_size=6))
 def test_mixed_tables_of_bots_finish(table: Table, kinds: list[str]) -> None:
     final = final_state(table, bots_chooser(kinds[: table.players], 7))
     assert final.is_over
@@ -325,7 +325,7 @@ class RecordingBot:
 
 
 @settings(max_examples=10, deadline=None)
-@given(table=tables, kind=st.sampled_from(["random", "heuristic"]), bot_seed=choice_seeds)
+@given(table=tables, kind=st.sampled_from(["random", "novice", "heuristic"]), bot_seed=choice_seeds)
 def test_a_bot_is_given_exactly_its_seat_view(table: Table, kind: str, bot_seed: int) -> None:
     calls: list[tuple[View, int]] = []
     bots = [RecordingBot(make_bot(kind, bot_seed + seat), calls) for seat in range(table.players)]
@@ -361,7 +361,7 @@ def with_hidden_cards_redealt(state: State, seat: int, rng: random.Random) -> St
 
 
 @settings(max_examples=10, deadline=None)
-@given(table=tables, kind=st.sampled_from(["random", "heuristic"]), bot_seed=choice_seeds)
+@given(table=tables, kind=st.sampled_from(["random", "novice", "heuristic"]), bot_seed=choice_seeds)
 def test_a_bot_decides_from_the_seat_view_alone(table: Table, kind: str, bot_seed: int) -> None:
     """Redealing the cards a seat cannot see never changes its bot's move."""
     rng = random.Random(bot_seed)

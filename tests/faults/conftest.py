@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -17,12 +16,15 @@ import pytest
 import redis
 
 from tests.conftest import REQUIRE_SERVICES
+from tests.faults.postgres import PrivatePostgres, private_postgres
+from tests.faults.stack import Stack, free_port
 
 
 @dataclass
 class PrivateRedis:
     url: str
     process: subprocess.Popen[bytes]
+    argv: list[str]
 
     def freeze(self) -> None:
         """Stop the server dead (SIGSTOP): connections stay open, nothing answers."""
@@ -31,12 +33,12 @@ class PrivateRedis:
     def thaw(self) -> None:
         self.process.send_signal(signal.SIGCONT)
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    def restart(self) -> None:
+        """Killed (SIGKILL, its data lost: it keeps none) and started again on the same port:
+        every connection to it breaks."""
+        self.process.kill()
+        self.process.wait(timeout=10)
+        self.process = _start_redis(self.argv, self.url)
 
 
 @pytest.fixture
@@ -46,25 +48,39 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
         if REQUIRE_SERVICES:
             pytest.fail("REQUIRE_SERVICES=1 but redis-server is not installed")
         pytest.skip("needs the redis-server program")
-    port = _free_port()
+    port = free_port()
     argv = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    process = subprocess.Popen(
-        [*argv, "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
-    )
+    argv += ["--dir", str(tmp_path)]
     url = f"redis://127.0.0.1:{port}/0"
+    server = PrivateRedis(url=url, process=_start_redis(argv, url), argv=argv)
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                redis.Redis.from_url(url, socket_connect_timeout=1).ping()
-                break
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    pytest.fail("the private redis-server did not start")
-                time.sleep(0.05)
-        yield PrivateRedis(url=url, process=process)
+        yield server
     finally:
-        if process.poll() is None:
-            os.kill(process.pid, signal.SIGCONT)
-            process.kill()
-            process.wait(timeout=10)
+        if server.process.poll() is None:
+            os.kill(server.process.pid, signal.SIGCONT)
+            server.process.kill()
+            server.process.wait(timeout=10)
+
+
+def _start_redis(argv: list[str], url: str) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+            return process
+        except redis.ConnectionError:
+            if time.monotonic() > deadline:
+                process.kill()
+                pytest.fail("the private redis-server did not start")
+            time.sleep(0.05)
+
+
+@pytest.fixture(scope="session")
+def private_pg() -> Iterator[PrivatePostgres]:
+    """A private PostgreSQL server with an empty, migrated `wizard` database, shared by the
+    fault tests of the session; a test that stops it starts it again."""
+    with private_postgres(free_port()) as server:
+        folder = Path(server.data)
+        Stack(database_url=server.url, redis_url="", folder=folder).migrate()
+        yield server

@@ -5,13 +5,17 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+from unittest import mock
 
 from django.db import connection
 from django.http import HttpResponse
 from rest_framework.test import APIClient
 
+from games import services
 from games.models import Event as EventRow
 from games.models import Game
 
@@ -181,3 +185,16 @@ def race(calls: list[Callable[[], Any]]) -> list[Any]:
     for thread in threads:
         thread.join(timeout=30)
     return out
+
+
+class _Clock:
+    def __init__(self, moment: datetime) -> None:
+        self.moment = moment
+
+    def now(self) -> datetime:
+        return self.moment
+
+
+def services_clock_at(moment: datetime) -> AbstractContextManager[Any]:
+    """The moves services' clock (the turn timer's, R16) stands at `moment`."""
+    return mock.patch.object(services.moves, "timezone", _Clock(moment))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
@@ -16,24 +15,24 @@ from games import services
 from games.models import Game, GameStatus, Seat
 from league import services as league_services
 from league.models import RatingChange
-from tests.games.helpers import Player, assert_error, choose_move, game_row, game_url, seat_players
+from tests.games.helpers import (
+    Player,
+    assert_error,
+    choose_move,
+    game_row,
+    game_url,
+    seat_players,
+    services_clock_at,
+)
 from tests.league.helpers import decisions_left, expire_turns
 
 LIMITS = [20, 24 * 3600]  # a quick table and a correspondence table
 AWAY_SECONDS = 5
 
 
-class _Clock:
-    def __init__(self, moment: datetime) -> None:
-        self.moment = moment
-
-    def now(self) -> datetime:
-        return self.moment
-
-
 def catch_up_at(game_id: int, moment: datetime) -> Game:
     """Look at the game with the timer's clock at `moment` (R16 catch-up)."""
-    with mock.patch.object(services.moves, "timezone", _Clock(moment)):
+    with services_clock_at(moment):
         return services.game_catch_up(game_id)
 
 

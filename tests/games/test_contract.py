@@ -358,6 +358,10 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
         assert [event["seq"] for event in events] == list(range(1, view["seq"] + 1))
         assert {event["type"] for event in events} == set(engine.EVENT_TYPES)
     assert await rest.status(people[1].client, "post", GAME + "back/", **at(game_id)) == 409
+    # The review ran after the last commit (an eager task here): each player sees their own.
+    status, analysis = await rest.call(people[1].client, "get", GAME + "analysis/", **at(game_id))
+    assert status == 200 and analysis["seat"] == 1 and analysis["decisions"]
+    assert await rest.status(stranger.client, "get", GAME + "analysis/", **at(game_id)) == 403
     bad_after = {"game_id": game_id, "query": "?after=x"}
     assert await rest.status(people[0].client, "get", GAME + "events/", **bad_after) == 400
     await db(_rematch, people[0], game_id)

@@ -118,7 +118,7 @@ def test_the_blind_trick_plays_itself_one_card_per_step_and_hides_the_own_card(
     assert all(step[0].auto for step in plays)
 
 
-def test_a_lost_task_is_made_good_by_the_timer_sweep(
+def test_a_lost_task_is_sent_again_by_the_timer_sweep(
     make_player: Callable[..., Player],
     scheduled: Scheduled,
     django_capture_on_commit_callbacks: Callable[..., Any],
@@ -139,7 +139,12 @@ def test_a_lost_task_is_made_good_by_the_timer_sweep(
     later = game.deadline + timedelta(milliseconds=1)
     with mock.patch.object(services.moves.timezone, "now", lambda: later):
         assert services.turns_expire() >= 1
+    # The sweep never lets the bot think under the game's lock: it sends the task again.
+    assert scheduled == [((game_id, seq), 0)]
+    assert game_row(game_id).seq == seq
+    assert game_row(game_id).deadline > later  # type: ignore[operator]
 
+    assert run_next(scheduled, django_capture_on_commit_callbacks)
     bot_decisions = EventRow.objects.filter(game_id=game_id, seq__gt=seq, seat=game.to_act)
     assert bot_decisions.exists()
 

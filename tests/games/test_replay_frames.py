@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from django.test import Client
 
-from games import selectors
+from games import replays
 from games.engine import replay
 from tests.games.helpers import Player, event_rows, game_row, play_to_end, seat_players
 
@@ -28,7 +28,7 @@ def test_one_frame_per_event_ending_on_the_final_totals(
     game_id = _finished_game(make_player)
     game = game_row(game_id)
     rows = event_rows(game_id)
-    frames = selectors.replay_frames(game)
+    frames = replays.replay_frames(game)
     assert [frame["event"]["type"] for frame in frames] == [row.type for row in rows]
     final = replay(row.payload for row in rows)
     assert frames[-1]["table"]["totals"] == final.totals

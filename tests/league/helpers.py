@@ -118,11 +118,21 @@ def play_out(game_id: int, rng: random.Random) -> Game:
     return game
 
 
-class _FixedTime:
-    def __init__(self, moment: datetime) -> None:
-        self.moment = moment
+class _TimerAtEachDeadline:
+    """The timer's clock when it finds every turn exactly at its deadline: it reads the game's
+    running deadline (inside the catch-up's transaction too), for `count` turns, and then
+    stands still at the last of them."""
+
+    def __init__(self, game_id: int, count: int) -> None:
+        self.game_id, self.left = game_id, count
+        self.moment: datetime | None = None
 
     def now(self) -> datetime:
+        deadline = Game.objects.values_list("deadline", flat=True).get(pk=self.game_id)
+        if deadline is not None and deadline != self.moment and self.left > 0:
+            self.left -= 1
+            self.moment = deadline
+        assert self.moment is not None
         return self.moment
 
 
@@ -142,37 +152,14 @@ def decisions_left(game: Game) -> int:
 
 
 def expire_turns(game_id: int, count: int) -> Game:
-    """R16: let the next `count` turns of an all-human game run out, then look at the game
-    (games.services.game_catch_up makes each overdue auto-move under one lock). Each turn
-    starts when the previous one expired, so `count` turns end at the count-th deadline."""
-    game = Game.objects.get(pk=game_id)
-    assert game.deadline is not None and count >= 1
-    moment = expiry_moment(game, count)
-    with mock.patch.object(services.moves, "timezone", _FixedTime(moment)):
+    """R16: let the next `count` turns of an all-human game run out, each found by the timer
+    at its deadline (games.services.game_catch_up makes the auto-moves under one lock); each
+    next turn's limit counts from the auto-move before it."""
+    clock = _TimerAtEachDeadline(game_id, count)
+    with mock.patch.object(services.moves, "timezone", clock):
         game = services.game_catch_up(game_id)
+    assert clock.left == 0, "the game ended first"
     return game
-
-
-def expiry_moment(game: Game, count: int) -> datetime:
-    """When the count-th turn from now expires if nobody moves: each turn has the table's limit
-    (R16), at most 5 s once its player has let two expire in a row (R18)."""
-    state, moment = game.engine_state(), game.deadline
-    assert state is not None and moment is not None
-    seats = list(game.seat_set.all())
-    expiries = {seat.number: seat.expiries for seat in seats}
-    away = {seat.number for seat in seats if seat.away}
-    for _ in range(count - 1):
-        assert state.to_act is not None
-        expiries[state.to_act] += 1
-        if expiries[state.to_act] >= 2:
-            away.add(state.to_act)
-        state, _ = engine.take_turn(
-            state, state.to_act, engine.auto_move(state), seed=game.seed, auto=True
-        )
-        assert state.to_act is not None
-        limit = min(game.turn_seconds, 5) if state.to_act in away else game.turn_seconds
-        moment += timedelta(seconds=limit)
-    return moment
 
 
 def play_to_last_card(game_id: int) -> Game:

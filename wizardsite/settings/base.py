@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "csp",
     "accounts",
     "games",
+    "review",
     "league",
     "moderation",
 ]
@@ -43,6 +44,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "wizardsite.middleware.RequestInputMiddleware",
+    "wizardsite.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -82,11 +84,19 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=0,  # ASGI: persistent connections leak across threads
+        # Each connection is checked before it is handed out (psycopg's pool check on
+        # PostgreSQL): none that a database restart killed reaches a request.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # psycopg's pool instead of a new connection per request (persistent ones leak under ASGI).
-    DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": 20, "timeout": 20}}
+    # Short waits: while PostgreSQL is down a request answers 503 `unavailable` within about
+    # 3 s (wizardsite.api, wizardsite.middleware) instead of hanging.
+    DATABASES["default"]["OPTIONS"] = {
+        "connect_timeout": env_int("DATABASE_CONNECT_TIMEOUT", 2),
+        "pool": {"min_size": 2, "max_size": 20, "timeout": env_int("DATABASE_POOL_TIMEOUT", 3)},
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (server, worker, beat) share the file: wait for locks, don't fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
@@ -204,6 +214,9 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+# In one process no worker takes tasks from the in-memory broker: tasks (bots' steps, the
+# timer's, the league's, the review's) then run where they are sent, after the commit.
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 # Bounded waits on the broker too; a lost connection is retried, not fatal.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 2}
 CELERY_BROKER_CONNECTION_RETRY = True
@@ -218,7 +231,13 @@ RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", True)
 # them; in this process otherwise.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Bounded: a frozen Redis costs a request half a second, then the throttles let
+            # it through uncounted (apikit.throttles).
+            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+        }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -247,6 +266,10 @@ DEFAULT_BOT = env_str("DEFAULT_BOT", "heuristic")
 # a complete trick the next step waits TRICK_PAUSE_MS longer, so everyone sees the trick.
 BOT_MOVE_DELAY_MS = env_int("BOT_MOVE_DELAY_MS", 700)
 TRICK_PAUSE_MS = env_int("TRICK_PAUSE_MS", 1500)
+# The hard bot (the engine's expert) thinks this long per decision, in a Celery worker; the
+# review of a finished game gives each of a player's decisions REVIEW_BUDGET_MS of search.
+EXPERT_BOT_BUDGET_MS = env_int("EXPERT_BOT_BUDGET_MS", 150)
+REVIEW_BUDGET_MS = env_int("REVIEW_BUDGET_MS", 100)
 
 LOGGING = {
     "version": 1,

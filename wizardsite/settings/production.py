@@ -21,3 +21,7 @@ STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+
+# Tasks always go to the Celery worker through Redis: a bot (the hard one searches for
+# EXPERT_BOT_BUDGET_MS) never thinks in a web process.
+CELERY_TASK_ALWAYS_EAGER = False

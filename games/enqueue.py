@@ -1,0 +1,54 @@
+"""Celery tasks sent after the commit without ever holding up the caller: a move's answer (or a
+worker's task) never waits on the broker. Sends go through one daemon thread per process; a
+send that fails (the broker down or frozen: kombu retries, then gives up) is logged and
+dropped, since every task sent here has a safety net that needs only PostgreSQL (the turn
+timer's sweep and the catch-up on every read, R16)."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+_sends: queue.SimpleQueue[Callable[[], Any]] = queue.SimpleQueue()
+_sender: threading.Thread | None = None
+_sender_lock = threading.Lock()
+
+
+def after_commit(task: Any, args: tuple[Any, ...], **options: Any) -> None:
+    """`send(task, args, **options)` once the transaction commits."""
+    transaction.on_commit(lambda: send(task, args, **options))
+
+
+def send(task: Any, args: tuple[Any, ...], **options: Any) -> None:
+    """`task.apply_async(args, **options)` off this thread (at once where tasks run eagerly:
+    the test settings)."""
+    if current_app.conf.task_always_eager:
+        task.apply_async(args, **options)
+    else:
+        _put(lambda: task.apply_async(args, **options))
+
+
+def _put(send: Callable[[], Any]) -> None:
+    global _sender
+    with _sender_lock:
+        if _sender is None or not _sender.is_alive():
+            _sender = threading.Thread(target=_send_forever, name="task-sender", daemon=True)
+            _sender.start()
+    _sends.put(send)
+
+
+def _send_forever() -> None:
+    while True:
+        send = _sends.get()
+        try:
+            send()
+        except Exception as error:  # the broker is unreachable: the sweep stands in
+            log.warning("task dropped, broker unavailable: %r", error)
