@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Suspension
@@ -23,12 +23,6 @@ def is_suspended(user: User | AnonymousUser) -> bool:
 
 def is_suspended_id(user_id: int) -> bool:
     return Suspension.objects.filter(_in_force(), user_id=user_id).exists()
-
-
-def suspended_user(user_field: str) -> Exists:
-    """An expression: the user in `user_field` of the rows it annotates is barred right now
-    (one query for a whole table's seats, instead of one per seat)."""
-    return Exists(Suspension.objects.filter(_in_force(), user_id=OuterRef(user_field)))
 
 
 def _in_force() -> Q:

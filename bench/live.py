@@ -4,6 +4,7 @@
                                    [--seconds 20] [--warmup 3] [--server daphne]
     .venv/bin/python bench/live.py --mode think [--games 50] [--seconds 60] [--think 1]
                                    [--idle-games 10] [--idle-seconds 30]
+    .venv/bin/python bench/live.py --mode lateness [--idle-games 10] [--idle-seconds 30]
 
 Starts the stack on loopback itself, as `make run` would but without honcho: the web server
 (Daphne; or `--server uvicorn-workers:N`, uvicorn with N worker processes, when uvicorn is
@@ -26,7 +27,9 @@ nothing else uses them; each line says whether other databases were busy in the 
 A Markdown table of all the lines ends the output.
 
 `--mode think`: the earlier benchmark (bench/live_think.py): think-time play over REST with
-push latency, then the turn timer's auto-move lateness.
+push latency, then the turn timer's auto-move lateness. `--mode lateness`: that lateness
+alone: `--idle-games` tables with 5 s turns where nobody moves, for `--idle-seconds`; each
+auto-move's commit (its event row's time) and its push on the sockets, minus its deadline.
 
 All clients live in this one asyncio process (the machine has two cores); its own CPU share is
 printed too, as it can become the bottleneck. Games left running by a run (this or an
@@ -65,10 +68,10 @@ from bench.live_stack import (  # noqa: E402
     retire_bench_games,
     uvicorn_available,
 )
-from bench.live_think import measure_think  # noqa: E402
+from bench.live_think import measure_lateness, measure_think  # noqa: E402
 from bench.postgres import ensure_database  # noqa: E402
 
-MODES = ("socket", "rest", "think")
+MODES = ("socket", "rest", "think", "lateness")
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/wizard_bench_live"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/5"
 BUSY_MACHINE_PERCENT = 20  # other processes' CPU, in % of a core, that makes a run suspect
@@ -190,6 +193,8 @@ async def measure(args: argparse.Namespace, stack: Stack) -> None:
     print(f"live: registered {args.users} players in {time.perf_counter() - began:.1f} s")
     if args.modes == ["think"]:
         await measure_think(args, stack, accounts)
+    elif args.modes == ["lateness"]:
+        await measure_lateness(args, stack, accounts)
     else:
         await closed_loop(args, stack, accounts)
 
@@ -215,7 +220,7 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument(
         "--mode",
         default="socket,rest",
-        help="socket, rest (either or both, comma-separated) or think",
+        help="socket, rest (either or both, comma-separated), think, or lateness",
     )
     parser.add_argument(
         "--games",
@@ -250,9 +255,11 @@ def parse_arguments() -> argparse.Namespace:
     args.modes = [mode.strip() for mode in args.mode.split(",") if mode.strip()]
     if not args.modes or any(mode not in MODES for mode in args.modes):
         parser.error(f"--mode is a comma-separated list of {', '.join(MODES)}")
-    if "think" in args.modes and len(args.modes) > 1:
-        parser.error("--mode think runs on its own")
+    alone = {"think", "lateness"} & set(args.modes)
+    if alone and len(args.modes) > 1:
+        parser.error(f"--mode {alone.pop()} runs on its own")
     think = args.modes == ["think"]
+    idle = args.modes == ["lateness"]
     if args.games is not None:
         args.sweep = [args.games]
     args.games = args.games or 50
@@ -262,6 +269,7 @@ def parse_arguments() -> argparse.Namespace:
     if not (0 < args.seconds <= 3600 and 0 < args.idle_seconds <= 3600 and args.warmup >= 0):
         parser.error("--seconds and --idle-seconds are 0 to 3600, --warmup at least 0")
     most = max(args.games, args.idle_games) if think else max(args.sweep)
+    most = args.idle_games if idle else most
     args.users = args.users or PLAYERS * most
     if args.users < PLAYERS:
         parser.error(f"--users must be at least {PLAYERS}")
@@ -284,7 +292,7 @@ def parse_arguments() -> argparse.Namespace:
 def main() -> None:
     args = parse_arguments()
     print(f"live: command: {shlex.join(sys.orig_argv)}", flush=True)
-    if args.modes != ["think"]:
+    if args.modes[0] in ("socket", "rest"):
         print(
             "live: PostgreSQL and redis-server are this machine's shared servers, and the cores"
             " are shared too: the CPU and latency figures hold only while nothing else runs"

@@ -282,13 +282,17 @@ async def listen(
     player: Player,
     handle: Callable[[dict[str, Any]], None],
     refused: Callable[[dict[str, Any]], None] | None = None,
+    rows: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> None:
-    """Hand each pushed view to `handle`, and each error message to `refused`."""
+    """Hand each pushed view to `handle` (its event rows first to `rows`), and each error
+    message to `refused`."""
     assert player.ws is not None
     with contextlib.suppress(ConnectionClosed):
         async for raw in player.ws:
             message = json.loads(raw)
             if message.get("type") == "state":
+                if rows is not None:
+                    rows(message["events"])
                 handle(message["state"])
             elif message.get("type") == "error" and refused is not None:
                 refused(message["error"])

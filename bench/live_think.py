@@ -7,9 +7,11 @@
    every accepted move: time from the HTTP response's arrival until each of the table's four
    sockets has received a view with `seq` ≥ the response's (0 when the pushes beat the
    response). Runs `--seconds` or until every game ends.
-2. Auto-move lateness. Opens `--idle-games` tables with 5 s turns where nobody moves; every
-   socket records, for each pushed view whose `seq` grew (an R16 auto-move), its arrival time
-   minus the `deadline` of the view before it.
+2. Auto-move lateness (also on its own: `--mode lateness`). Opens `--idle-games` tables with
+   5 s turns where nobody moves; every socket records, for each pushed view whose `seq` grew
+   (an R16 auto-move), its arrival time minus the `deadline` of the view before it, and each
+   auto-move its event row's time (taken in the transaction that commits it) minus that
+   deadline.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import argparse
 import asyncio
 import contextlib
 import functools
+import math
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -183,8 +186,11 @@ def parse_deadline(text: str | None) -> float | None:
 
 @dataclass
 class Lateness:
-    samples: list[float] = field(default_factory=list)
+    samples: list[float] = field(default_factory=list)  # push on a socket - the deadline
     early: int = 0  # a new view before its deadline: someone (or something) moved
+    # Per auto-move: its event row's time (written in the transaction that commits it) minus
+    # the deadline it was made for.
+    committed: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
 async def auto_moves(
@@ -194,6 +200,16 @@ async def auto_moves(
     tables = await open_tables(port, accounts, games, turn_seconds=5, seed=seed, stagger=1.0)
     await connect_sockets(port, tables)
     found = Lateness()
+
+    def on_idle_rows(table: Table, player: Player, rows: list[dict[str, Any]]) -> None:
+        previous = player.view
+        deadline = parse_deadline(previous["deadline"]) if previous is not None else None
+        # The first auto row is the expired turn's; the blind round's cards (R9) may follow.
+        expired = next((r for r in rows if r["auto"] and r["seq"] > player.seq), None)
+        if expired is not None and deadline is not None:
+            at = parse_deadline(expired["at"])
+            assert at is not None
+            found.committed.setdefault((table.id, expired["seq"]), at - deadline)
 
     def on_idle_view(player: Player, view: dict[str, Any]) -> None:
         arrived = time.time()
@@ -210,7 +226,13 @@ async def auto_moves(
         player.view, player.seq = view, seq
 
     listeners = [
-        asyncio.create_task(listen(p, functools.partial(on_idle_view, p)))
+        asyncio.create_task(
+            listen(
+                p,
+                functools.partial(on_idle_view, p),
+                rows=functools.partial(on_idle_rows, t, p),
+            )
+        )
         for t in tables
         for p in t.players
     ]
@@ -222,6 +244,35 @@ async def auto_moves(
         await asyncio.gather(*listeners, return_exceptions=True)
         await close_all(tables)
     return found
+
+
+def lateness_lines(late: Lateness) -> list[str]:
+    committed = list(late.committed.values())
+    return [
+        f"live: {len(committed)} expired turns, {len(late.samples)} auto-move pushes observed"
+        f" ({late.early} before a deadline)",
+        f"live: auto-move lateness at the commit p50 {ms(percentile(committed, 0.5))} ms,"
+        f" p99 {ms(percentile(committed, 0.99))} ms, max {ms(max(committed, default=math.nan))}"
+        " ms (its event row's time - the deadline)",
+        f"live: auto-move lateness on the sockets p50 {ms(percentile(late.samples, 0.5))} ms,"
+        f" p99 {ms(percentile(late.samples, 0.99))} ms (push arrival - the deadline)",
+    ]
+
+
+async def measure_lateness(args: argparse.Namespace, stack: Stack, accounts: list[Account]) -> None:
+    """`--mode lateness`: only the turn timer, `--idle-games` tables where nobody moves."""
+    redis_port = urlsplit(args.redis_url).port or 6379
+    print(
+        f"live: {args.idle_games} idle games with 5 s turns for {args.idle_seconds:.0f} s ...",
+        flush=True,
+    )
+    before = cpu_snapshot(stack, redis_port)
+    late = await auto_moves(args.port, accounts, args.idle_games, args.idle_seconds, args.seed)
+    after = cpu_snapshot(stack, redis_port)
+    stack.check_alive()
+    print(f"live: CPU while idle (100% = one core): {cpu_report(before, after, args.idle_seconds)}")
+    for line in lateness_lines(late):
+        print(line)
 
 
 async def measure_think(args: argparse.Namespace, stack: Stack, accounts: list[Account]) -> None:
@@ -252,7 +303,6 @@ async def measure_think(args: argparse.Namespace, stack: Stack, accounts: list[A
     stack.check_alive()
     late = await auto_moves(port, accounts, args.idle_games, args.idle_seconds, args.seed)
     stack.check_alive()
-    print(f"live: {len(late.samples)} auto-move pushes observed ({late.early} before a deadline)")
 
     print(
         f"live: {rate:.0f} moves/s over {args.games} concurrent {PLAYERS}-player games"
@@ -262,7 +312,5 @@ async def measure_think(args: argparse.Namespace, stack: Stack, accounts: list[A
         f"live: move-to-every-socket p50 {ms(percentile(run.latencies, 0.5))} ms,"
         f" p99 {ms(percentile(run.latencies, 0.99))} ms"
     )
-    print(
-        f"live: auto-move lateness p50 {ms(percentile(late.samples, 0.5))} ms,"
-        f" p99 {ms(percentile(late.samples, 0.99))} ms"
-    )
+    for line in lateness_lines(late):
+        print(line)

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import orjson
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import User
+from django.db import connection
 
 from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
@@ -19,16 +23,49 @@ from apikit.unavailable import refusal_or_unavailable
 from core.errors import Error, error_body
 from core.text import json_problem
 from games import presence, push, selectors, services
-from games.models import Game
+from games.models import Game, GameStatus, Seat
 from games.selectors import GameView
+
+# Socket database work runs in a few threads of its own: a move spends most of its time in
+# the thread waiting for PostgreSQL's answers (py-spy under bench/live.py), so moves of
+# different games overlap there, while one game's stay serialised by its row lock. Few
+# enough that each holds one of the connection pool's 20 connections with room to spare.
+DB_THREADS = 4
+_db_threads = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="socket-db")
 
 
 def in_db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-    """Run `func` where Django's database code runs in this process (channels' shared sync
-    thread, which closes spent connections). Parallel threads brought no throughput under the
-    GIL (bench/live.py) and exhausted the connection pool under load: moves of different games
-    go in parallel across web processes instead (make serve)."""
-    return database_sync_to_async(func)  # type: ignore[no-any-return]
+    """Run `func` in one of the socket database threads, then hand the thread's connection
+    back to the pool (as CONN_MAX_AGE=0 would; said here, since channels' own clean-up is
+    switched off under its test communicators and a thread would keep its connection)."""
+
+    def closing(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        finally:
+            connection.close()
+
+    return database_sync_to_async(closing, thread_sensitive=False, executor=_db_threads)  # type: ignore[no-any-return]
+
+
+class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """A JSON socket whose frames are encoded by orjson, and whose messages from the channel
+    layer go straight to their handler: channels would first hop to the database thread to
+    close stale connections for every pushed message, queueing each push behind the moves.
+    Nothing here touches the database but through in_db, which closes them itself."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        try:
+            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:  # what orjson refuses (a lone surrogate) the json module escapes
+            return json.dumps(content)
 
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -36,7 +73,7 @@ CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class GameConsumer(FastJsonConsumer):
     """One socket of one user at one game: their seat's view, or the public one."""
 
     game_id: int
@@ -50,15 +87,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         user = self.scope["user"]
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        if not await in_db(_game_exists)(self.game_id):
+        found, playing = await in_db(_game_standing)(self.game_id, user.pk)
+        if not found:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         # Group membership expires after a day in channels_redis: join again on every connect.
-        self.groups = (
-            push.seat_group(self.game_id, user.pk),
-            push.watch_group(self.game_id),
-            push.user_group(user.pk),
-        )
+        # A player of a running game (whose seats no longer change) has only their own view
+        # to hear: their socket need not hear, and drop, every public push too.
+        self.groups = (push.seat_group(self.game_id, user.pk), push.user_group(user.pk))
+        if not playing:
+            self.groups += (push.watch_group(self.game_id),)
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
@@ -166,7 +204,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json(message)
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class LobbyConsumer(FastJsonConsumer):
     """Tells a lobby page that tables changed; the page fetches the list it may see."""
 
     async def connect(self) -> None:
@@ -188,7 +226,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json(lobby)
 
 
-class MeConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class MeConsumer(FastJsonConsumer):
     """One user's socket for all their tables (`ws/me/`): `turn` when a decision becomes theirs
     anywhere, `games` when their list of games changes. It only listens."""
 
@@ -273,8 +311,12 @@ def _is_suspended_socket(scope: dict[str, Any]) -> bool:
     return user_id is not None and is_suspended_id(user_id)
 
 
-def _game_exists(game_id: int) -> bool:
-    return Game.objects.filter(pk=game_id).exists()
+def _game_standing(game_id: int, user_id: int) -> tuple[bool, bool]:
+    """Whether the game exists, and whether the user sits at it while it runs."""
+    status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()
+    if status != GameStatus.ACTIVE:
+        return status is not None, False
+    return True, Seat.objects.filter(game_id=game_id, user_id=user_id).exists()
 
 
 def _view(game_id: int, user: User) -> GameView:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal, overload
 
 from core.errors import NotFound
+from games import hot_reads
 from games.models import Game
 
 
@@ -20,9 +21,7 @@ def lock_game(game_id: int, *, skip_locked: bool = False) -> Game | None:
     With skip_locked, a row another transaction holds gives None instead of waiting: another
     process got there first.
     """
-    # of=self: lock the game row only, not the creator row joined to it.
-    rows = Game.objects.select_for_update(no_key=True, skip_locked=skip_locked, of=("self",))
-    game = rows.select_related("created_by").filter(pk=game_id).first()
+    game = hot_reads.locked_game(game_id, skip_locked=skip_locked)
     if game is None and not skip_locked:
         raise NotFound(f"There is no game {game_id}.")
     return game

@@ -36,6 +36,7 @@ PUSH_TIMEOUT = 1.0
 # in a thread of its own: the layer's connections live in that loop, and no thread ever closes
 # them under another (see use_own_loop).
 _own_loop: asyncio.AbstractEventLoop | None = None
+_own_loop_waits = True
 
 
 LOBBY_GROUP = "lobby"
@@ -280,30 +281,46 @@ def send(group: str, message: LayerMessage) -> None:
 def send_many(messages: list[tuple[str, LayerMessage]]) -> None:
     """Each message to its group, all at once; best effort, like every push, and bounded: a
     send that fails or takes longer than PUSH_TIMEOUT is logged and dropped (clients resync
-    by `seq`)."""
+    by `seq`). Through a process's own loop that does not wait (web processes), the caller
+    goes on at once: the loop sends the pushes in the order they were handed to it."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
     try:
         if _own_loop is not None:
             sending = asyncio.run_coroutine_threadsafe(_send(layer, messages), _own_loop)
-            sending.result(timeout=PUSH_TIMEOUT + 0.5)
+            if _own_loop_waits:
+                sending.result(timeout=PUSH_TIMEOUT + 0.5)
+            else:
+                sending.add_done_callback(lambda done: _log_dropped(messages, done.exception()))
         else:
             async_to_sync(_send)(layer, messages)
     except Exception as error:
+        _log_dropped(messages, error)
+
+
+def _log_dropped(messages: list[tuple[str, LayerMessage]], error: BaseException | None) -> None:
+    if error is not None:
         groups = ", ".join(group for group, _ in messages)
         log.warning("push to %s dropped: %r", groups, error)
 
 
 async def _send(layer: Any, messages: list[tuple[str, LayerMessage]]) -> None:
+    many = getattr(layer, "group_send_many", None)  # games.layers: one round trip for all
+    if many is not None:
+        await asyncio.wait_for(many(messages), PUSH_TIMEOUT)
+        return
     sends = (layer.group_send(group, message) for group, message in messages)
     await asyncio.wait_for(asyncio.gather(*sends), PUSH_TIMEOUT)
 
 
-def use_own_loop() -> None:
+def use_own_loop(*, wait: bool = True) -> None:
     """From now on this process pushes through one event loop in a daemon thread (for
-    processes whose threads have no loop of their own: Celery workers)."""
-    global _own_loop
+    processes whose threads have no loop of their own: Celery workers). `wait=False` (web
+    processes, games.apps): a push is handed to that loop and the move's thread goes on, so
+    no move waits for Redis."""
+    global _own_loop, _own_loop_waits
+    _own_loop_waits = wait
     if _own_loop is not None:
         return
     loop = asyncio.new_event_loop()

@@ -8,10 +8,9 @@ from typing import TypedDict
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, QuerySet
 
-from accounts.standing import suspended_user
 from apikit.schema import DateTime
 from core.errors import NotFound
-from games import engine
+from games import engine, hot_reads
 from games.difficulty import Difficulty, difficulty_of
 from games.engine import State
 from games.engine.events import EventKind
@@ -108,7 +107,7 @@ def seats_of(game: Game) -> list[Seat]:
 def table_seats(game: Game) -> list[Seat]:
     """The seats with their users and, as `barred`, whether each user is suspended now: all
     a move needs to know of the people at the table, in one query."""
-    return list(game.seat_set.select_related("user").annotate(barred=suspended_user("user_id")))
+    return hot_reads.seats_with_standing(game)
 
 
 def seat_of(seats: list[Seat], user: AnyUser) -> int | None:
@@ -156,19 +155,40 @@ def game_view(game: Game, user: AnyUser, seats: list[Seat] | None = None) -> Gam
     """The contract's game view for `user`: their own seat's view, or the public one. The
     services leave the seats a change loaded on the game instance, so a move's answer reads
     them again from no query."""
+    if seats is None:
+        built = _built_views(game)
+        if built is not None:  # the push of this very state built it already
+            views, public = built
+            return views.get(user.pk, public) if user.is_authenticated else public
     seats = seats if seats is not None else game.__dict__.get("_seats") or seats_of(game)
     return _view(game, seats, game.engine_state(), seat_of(seats, user), _rematch_id(game))
 
 
 def game_views(game: Game, seats: list[Seat]) -> tuple[dict[int, GameView], GameView]:
-    """Every seated user's view (by user id) and the public view, reading the state once."""
+    """Every seated user's view (by user id) and the public view, reading the state once.
+    Kept on the game instance, so the mover's answer reuses its own."""
     state, rematch = game.engine_state(), _rematch_id(game)
     views = {
         seat.user_id: _view(game, seats, state, seat.number, rematch)
         for seat in seats
         if seat.user_id is not None
     }
-    return views, _view(game, seats, state, None, rematch)
+    public = _view(game, seats, state, None, rematch)
+    game.__dict__["_built_views"] = (_view_key(game, seats), views, public)
+    return views, public
+
+
+def _view_key(game: Game, seats: list[Seat]) -> tuple[object, ...]:
+    """What a view is made of (a new state is a new object: Game.set_engine_state)."""
+    return (id(game.state), game.seq, game.status, game.deadline, id(seats), len(seats))
+
+
+def _built_views(game: Game) -> tuple[dict[int, GameView], GameView] | None:
+    built = game.__dict__.get("_built_views")
+    seats = game.__dict__.get("_seats")
+    if built is None or seats is None or built[0] != _view_key(game, seats):
+        return None
+    return built[1], built[2]
 
 
 def _view(

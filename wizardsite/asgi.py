@@ -11,8 +11,10 @@ django_asgi_app = get_asgi_application()  # set up Django before importing consu
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from games import push  # noqa: E402
 from games.consumers import GameConsumer, LobbyConsumer, MeConsumer  # noqa: E402
 from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
 from wizardsite.ws_guard import RefuseWhileDatabaseDown  # noqa: E402
@@ -22,6 +24,11 @@ websocket_urls = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/me/", MeConsumer.as_asgi()),
 ]
+
+if not str(settings.CHANNEL_LAYERS["default"]["BACKEND"]).endswith(".InMemoryChannelLayer"):
+    # A move's thread hands its push to a loop of its own and goes on: moves never wait for
+    # Redis (an in-memory layer lives in the server's loop and must be sent to from there).
+    push.use_own_loop(wait=False)
 
 application = ProtocolTypeRouter(
     {

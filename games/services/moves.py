@@ -106,7 +106,8 @@ def game_catch_up(game_id: int) -> Game:
 
 def turns_expire(*, limit: int = 200) -> int:
     """R16: auto-move every turn whose deadline has passed, one game per transaction; games
-    locked by a move in progress are left to that move. Returns the auto-moves applied."""
+    locked by a move in progress are left to that move. Then a task at each deadline due
+    before the sweep after next (schedule_expiry). Returns the auto-moves applied."""
     now = timezone.now()
     due = Game.objects.filter(status=GameStatus.ACTIVE, deadline__lte=now).order_by("deadline")
     applied = 0
@@ -115,7 +116,20 @@ def turns_expire(*, limit: int = 200) -> int:
             game = lock_game(game_id, skip_locked=True)
             if game is not None:
                 applied += apply_overdue(game)
+    _schedule_soon_expiring(timezone.now())
     return applied
+
+
+def _schedule_soon_expiring(now: datetime) -> None:
+    """R16 on time: a task at each running turn's deadline that falls within EXPIRY_LOOKAHEAD
+    (a turn seen by two sweeps gets two tasks: the second moves nothing)."""
+    from games import tasks  # tasks import this module
+
+    soon = Game.objects.filter(
+        status=GameStatus.ACTIVE, deadline__gt=now, deadline__lte=now + EXPIRY_LOOKAHEAD
+    )
+    for game_id, seq, deadline in soon.values_list("pk", "seq", "deadline")[:EXPIRY_BATCH]:
+        tasks.turn_expire.apply_async((game_id, seq), eta=deadline)
 
 
 def _is_overdue(game: Game, now: datetime) -> bool:
@@ -291,16 +305,19 @@ def turn_expire(*, game_id: int, seq: int) -> int:
         return apply_overdue(game) if game.seq == seq else 0
 
 
-# A turn that expires later than this is left to the timer's sweep: the broker redelivers
-# tasks held longer than its visibility timeout (an hour, with Redis).
-EXPIRY_HORIZON = timedelta(minutes=15)
+# R16 on time without a task per turn: the timer's sweep runs every second and schedules a
+# task at each deadline due within this look-ahead (_schedule_soon_expiring), so only turns
+# that really run out cost a task. A turn that starts with less time left than this (a barred
+# player's, due at once) gets its task from the change that starts it.
+EXPIRY_LOOKAHEAD = timedelta(seconds=2)
+EXPIRY_BATCH = 1000  # deadlines scheduled by one sweep; later ones wait for the next
 
 
 def schedule_expiry(game: Game, now: datetime) -> None:
-    """After the commit: a task due at the new turn's deadline (the beat sweep stays as the
-    safety net)."""
+    """After the commit: a task due at the new turn's deadline, if it falls before the sweep
+    can schedule one (the sweep stays as the safety net)."""
     deadline = game.deadline
-    if game.status != GameStatus.ACTIVE or deadline is None or deadline - now > EXPIRY_HORIZON:
+    if game.status != GameStatus.ACTIVE or deadline is None or deadline - now > EXPIRY_LOOKAHEAD:
         return
     from games import tasks  # tasks import this module
 

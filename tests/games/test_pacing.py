@@ -148,7 +148,7 @@ def test_a_lost_task_is_sent_again_by_the_timer_sweep(
     assert bot_decisions.exists()
 
 
-def test_each_human_turn_gets_a_task_at_its_deadline_that_a_later_move_voids(
+def test_a_human_turn_near_its_deadline_gets_a_task_at_it_that_a_later_move_voids(
     make_player: Callable[..., Player],
     django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
@@ -163,8 +163,13 @@ def test_each_human_turn_gets_a_task_at_its_deadline_that_a_later_move_voids(
         game_id = create_game(people[0], seats=3)["id"]
         for player in people[1:]:
             player.join(game_id)
-    game = game_row(game_id)
-    assert sent[-1] == ((game_id, game.seq), game.deadline)  # R16: due at the deadline
+        game = game_row(game_id)
+        assert game.deadline is not None
+        assert sent == []  # a turn far from its deadline costs no task yet
+        soon = game.deadline - services.moves.EXPIRY_LOOKAHEAD / 2
+        with mock.patch.object(services.moves.timezone, "now", lambda: soon):
+            assert services.turns_expire() == 0  # the sweep: nothing due, this turn soon
+    assert sent == [((game_id, game.seq), game.deadline)]  # R16: due at the deadline
 
     # Delivered early, or after someone moved, the task moves nothing.
     assert services.turn_expire(game_id=game_id, seq=game.seq) == 0

@@ -1,5 +1,5 @@
-"""A move costs at most 6 queries, early or late in a game, pushes to every socket included:
-the token and the caller's standing, then the game row locked, its seats with their
+"""A move costs at most 5 queries, early or late in a game, pushes to every socket included:
+the token with the caller's standing, then the game row locked, its seats with their
 standing, the new event rows and the game row (no replay, no query per event or per seat)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from games.models import Seat
 from review import tasks as review_tasks
 from tests.games.helpers import Player, choose_move, game_row, seat_players
 
-MAX_QUERIES = 6
+MAX_QUERIES = 5
 
 
 def advance_until(game_id: int, done: Callable[[engine.State], bool]) -> engine.State:

@@ -61,7 +61,7 @@ asyncio.run(main())
 def layer_settings(url: str) -> dict[str, Any]:
     """The project's channel layer (wizardsite/settings/base.py), on the test's Redis."""
     hosts = [{"address": url, **django_settings.REDIS_HOST_OPTIONS}]
-    backend = "channels_redis.pubsub.RedisPubSubChannelLayer"
+    backend = "games.layers.PipelinedPubSubChannelLayer"
     return {"default": {"BACKEND": backend, "CONFIG": {"hosts": hosts}}}
 
 
@@ -107,6 +107,36 @@ async def test_the_redis_layer_delivers_a_push_sent_from_another_process(
         assert sender.pid != os.getpid()
     finally:
         await layer.group_discard(group, channel)
+        await layer.flush()
+
+
+@pytest.mark.redis
+@pytest.mark.asyncio
+async def test_one_pipelined_push_gives_each_group_its_own_messages_in_order(
+    redis_url: str, settings: Any
+) -> None:
+    settings.CHANNEL_LAYERS = layer_settings(redis_url)
+    layer = get_channel_layer()
+    seat, watch = f"live-{uuid.uuid4().hex}", f"live-{uuid.uuid4().hex}"
+    at_seat, watching = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add(seat, at_seat)
+    await layer.group_add(watch, watching)
+    try:
+        await layer.group_send_many(
+            [
+                (seat, {"type": "game.state", "n": 1}),
+                (watch, {"type": "game.state", "n": 2}),
+                (seat, {"type": "game.state", "n": 3}),
+            ]
+        )
+        assert await asyncio.wait_for(layer.receive(at_seat), 10) == {"type": "game.state", "n": 1}
+        assert await asyncio.wait_for(layer.receive(at_seat), 10) == {"type": "game.state", "n": 3}
+        assert await asyncio.wait_for(layer.receive(watching), 10) == {"type": "game.state", "n": 2}
+        with pytest.raises(TimeoutError):  # nothing of the seat's reached the watcher
+            await asyncio.wait_for(layer.receive(watching), 0.5)
+    finally:
+        await layer.group_discard(seat, at_seat)
+        await layer.group_discard(watch, watching)
         await layer.flush()
 
 

@@ -72,6 +72,9 @@ def test_a_page_whose_view_fails_is_a_plain_503_page(
     assert b"Back in a moment" in page.content
 
 
+# Socket database work runs in threads of its own (games.consumers.in_db): they see the test's
+# rows only once committed.
+@pytest.mark.django_db(transaction=True)
 def test_a_move_over_the_socket_while_the_database_is_down_is_refused_as_unavailable(
     make_player: Callable[..., Player], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -97,7 +100,7 @@ def test_a_socket_handshake_while_the_database_is_down_closes_with_try_again_lat
     make_player: Callable[..., Player], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     player = make_player()
-    monkeypatch.setattr("games.consumers._game_exists", _down)
+    monkeypatch.setattr("games.consumers._game_standing", _down)
 
     async def connect() -> dict[str, Any]:
         socket = WebsocketCommunicator(application, f"/ws/games/1/?token={player.token}")
@@ -115,7 +118,7 @@ def test_a_server_with_handshake_responses_answers_the_handshake_503(
     make_player: Callable[..., Player], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     player = make_player()
-    monkeypatch.setattr("games.consumers._game_exists", _down)
+    monkeypatch.setattr("games.consumers._game_standing", _down)
 
     async def connect() -> list[dict[str, Any]]:
         socket = WebsocketCommunicator(application, f"/ws/games/1/?token={player.token}")
