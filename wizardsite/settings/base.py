@@ -251,12 +251,9 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-# Failures are counted in Redis when there is one, else in the database (shared either way).
-AXES_HANDLER = (
-    "axes.handlers.cache.AxesCacheHandler"
-    if REDIS_URL
-    else "axes.handlers.database.AxesDatabaseHandler"
-)
+# Failures are counted in the database, shared by every process: a log-in never depends on
+# Redis, so it works (and still counts) while Redis is frozen or down.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
 # API bodies above this many bytes get 413 (the contract's bodies are a few hundred bytes).
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024)
