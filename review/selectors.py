@@ -109,6 +109,6 @@ def review_stats(user: User) -> ReviewStats:
         "games": games_count,
         "decisions": decisions,
         "matched": totals["matched"],
-        "matched_share": round(totals["matched"] / decisions, 3) if decisions else None,
+        "matched_share": totals["matched"] / decisions if decisions else None,
         "points_per_game": round((totals["points"] or 0) / games_count, 1) if games_count else None,
     }

@@ -87,6 +87,11 @@ function startTable() {
     view = next;
     if (previousStatus !== view.status) showSections();
     if (view.status === "open") { draw.renderWaiting(view); return; }
+    // Who sits where is not animated: a player who just took a seat is named at once, also
+    // while the events that follow (the deal) still play out.
+    view.players.forEach((p) => {
+      if (!scene.players.some((q) => q.seat === p.seat)) scene.players.push({ ...p });
+    });
     const fresh = (events || []).filter((e) => e.seq > known);
     if (fresh.length && fresh[0].seq === known + 1) {
       fresh.forEach((e) => { queue.push(e); known = e.seq; });
