@@ -97,7 +97,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # 3 s (wizardsite.api, wizardsite.middleware) instead of hanging.
     DATABASES["default"]["OPTIONS"] = {
         "connect_timeout": env_int("DATABASE_CONNECT_TIMEOUT", 2),
-        "pool": {"min_size": 2, "max_size": 20, "timeout": env_int("DATABASE_POOL_TIMEOUT", 3)},
+        # A reconnection gives up after 4 s (psycopg's default: 5 minutes of growing back-off),
+        # so the next request tries again at once: once PostgreSQL is back, the first request
+        # gets a connection within the pool's timeout instead of waiting out a long back-off.
+        "pool": {
+            "min_size": 2,
+            "max_size": 20,
+            "timeout": env_int("DATABASE_POOL_TIMEOUT", 3),
+            "reconnect_timeout": 4,
+        },
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (server, worker, beat) share the file: wait for locks, don't fail.
