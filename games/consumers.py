@@ -8,7 +8,6 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import orjson
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -62,10 +61,7 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:
-        try:
-            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
-        except TypeError:  # what orjson refuses (a lone surrogate) the json module escapes
-            return json.dumps(content)
+        return push.encode(content)
 
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -174,11 +170,10 @@ class GameConsumer(FastJsonConsumer):
         (their group), or the public one (the watch group) unless they have their own."""
         if self.scope["user"].pk in message.get("seated", ()):
             return
-        view = message["view"]
-        if view["seq"] < self.seq:
+        if message["seq"] < self.seq:
             return  # late: this socket has sent a newer view already
-        self.seq, self.seated = view["seq"], view["you"] is not None
-        await self._send({"type": "state", "state": view, "events": message["events"]})
+        self.seq, self.seated = message["seq"], message["you"]
+        await self.send(text_data=message["frame"])
 
     async def chat_message(self, message: push.ChatMessageMessage) -> None:
         if self.seated:

@@ -30,10 +30,16 @@ def after_commit(task: Any, args: tuple[Any, ...], **options: Any) -> None:
 def send(task: Any, args: tuple[Any, ...], **options: Any) -> None:
     """`task.apply_async(args, **options)` off this thread (at once where tasks run eagerly:
     the test settings)."""
+    call(lambda: task.apply_async(args, **options))
+
+
+def call(work: Callable[[], Any]) -> None:
+    """`work()` on the sender thread, where sends go (at once where tasks run eagerly); for a
+    send that first asks the cache whether it is needed at all. Its errors are logged."""
     if current_app.conf.task_always_eager:
-        task.apply_async(args, **options)
+        work()
     else:
-        _put(lambda: task.apply_async(args, **options))
+        _put(work)
 
 
 def _put(send: Callable[[], Any]) -> None:

@@ -5,8 +5,9 @@ each socket adds one when it opens and takes it back when it closes, and refresh
 expiry while it lives. A web process that dies without closing its sockets leaves the count
 too high only until the key expires, REFRESH_SECONDS * 3 after the user's last live socket
 stopped refreshing it. Notifications read it (nothing is pushed for a live table while the
-player is connected); a cache that fails counts as "not connected", so a notice is sent
-rather than lost.
+player is connected). Each process also counts its own sockets, so a user with a socket in
+this process is known to be connected without asking the cache; for sockets elsewhere, a cache
+that fails counts as "not connected", so a notice is sent rather than lost.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +27,8 @@ log = logging.getLogger(__name__)
 REFRESH_SECONDS = 30
 TTL_SECONDS = REFRESH_SECONDS * 3
 CALL_TIMEOUT = 1.0  # a socket never waits longer than this on the cache
+
+_here: Counter[int] = Counter()  # open sockets of this process, by user (its loop's thread)
 
 
 def _key(user_id: int) -> str:
@@ -52,7 +56,10 @@ def _refresh(user_id: int) -> None:
 
 
 def is_connected(user_id: int) -> bool:
-    """True while the user has at least one socket open (to the best of the cache's count)."""
+    """True while the user has at least one socket open: in this process, or (to the best of
+    the cache's count) in any."""
+    if _here[user_id] > 0:
+        return True
     try:
         return int(cache.get(_key(user_id)) or 0) > 0
     except Exception as error:  # an unreachable cache: say not connected, so notices go out
@@ -77,6 +84,7 @@ class Presence:
         self._beat: asyncio.Task[None] | None = None
 
     async def start(self) -> Presence:
+        _here[self.user_id] += 1
         await _call(_opened, self.user_id)
         self._beat = asyncio.create_task(self._refreshing())
         return self
@@ -86,6 +94,9 @@ class Presence:
             return
         self._beat.cancel()
         self._beat = None
+        _here[self.user_id] -= 1
+        if _here[self.user_id] <= 0:
+            del _here[self.user_id]
         await _call(_closed, self.user_id)
 
     async def _refreshing(self) -> None:

@@ -11,11 +11,13 @@ Delivery is at-most-once: views and rows carry `seq`, and clients fetch `/events
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
+import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -44,9 +46,14 @@ LOBBY_GROUP = "lobby"
 
 # -- channel-layer messages (`type` names the consumer method that handles it) ---------------
 class GameStateMessage(TypedDict):
+    """A StateSocketMessage encoded once, where the push is built: the sockets send `frame` as
+    it is (nothing to decode and encode again per socket); `seq` is its view's, and `you`
+    whether that view is a seat's own."""
+
     type: Literal["game.state"]
-    view: GameView
-    events: list[EventRowView]
+    seq: int
+    you: bool
+    frame: str
     seated: NotRequired[list[int]]  # on the watch group: users who get their own view instead
 
 
@@ -265,7 +272,28 @@ def _for_me_sockets(game: Game, pending: _Pending) -> list[tuple[str, LayerMessa
 
 
 def _state(view: GameView, rows: list[EventRowView]) -> GameStateMessage:
-    return {"type": "game.state", "view": view, "events": rows}
+    frame: StateSocketMessage = {"type": "state", "state": view, "events": rows}
+    return {
+        "type": "game.state",
+        "seq": view["seq"],
+        "you": view["you"] is not None,
+        "frame": encode(frame),
+    }
+
+
+def encode(content: Any) -> str:
+    """A socket frame's JSON text (orjson; what it refuses, a lone surrogate, the json module
+    escapes)."""
+    try:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(content)
+
+
+def decode(message: GameStateMessage) -> StateSocketMessage:
+    """The socket message a state push carries (for tests and tools that read the layer)."""
+    frame: StateSocketMessage = json.loads(message["frame"])
+    return frame
 
 
 def players_of(seats: list[Seat], game_id: int) -> list[str]:

@@ -8,6 +8,7 @@ from django.dispatch import Signal
 game_finished = Signal()
 
 # Sent after the commit of a change that made a decision due from a person: `game_id`,
-# `user_id`, `seq` (the game's event seq then) and `deadline` (when R16 moves for them).
+# `user_id`, `seq` (the game's event seq then), `deadline` (when R16 moves for them) and
+# `turn_seconds` (the table's limit).
 # Not sent when the player just decided themselves and is to act again: they are there.
 turn_started = Signal()

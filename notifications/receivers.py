@@ -6,20 +6,38 @@ import logging
 from datetime import datetime
 from typing import Any
 
+from core import limits
+from games import enqueue, presence
+
 log = logging.getLogger(__name__)
 
 
 def on_turn_started(
-    sender: Any, game_id: int, user_id: int, seq: int, deadline: datetime, **_: Any
+    sender: Any,
+    game_id: int,
+    user_id: int,
+    seq: int,
+    deadline: datetime,
+    turn_seconds: int,
+    **_: Any,
 ) -> None:
     """A decision became a person's: a worker decides what to send them, off the move path
     (games send this signal from `transaction.on_commit`, never inside a move's transaction).
-    The send goes off this thread (games.enqueue): a frozen broker never holds up the move, and
-    a notice that cannot be queued is lost, never the move's answer."""
-    from games import enqueue
+
+    At a live table the only notice is a push to a player with no socket open, so a player at
+    a socket costs no task (the task checks again: a socket may close meanwhile). The check
+    and the send run off this thread (games.enqueue): a frozen cache or broker never holds up
+    the move, and a notice that cannot be queued is lost, never the move's answer."""
+    live = turn_seconds < limits.CORRESPONDENCE_SECONDS
+    enqueue.call(lambda: _queue_notice(user_id, game_id, seq, live=live))
+
+
+def _queue_notice(user_id: int, game_id: int, seq: int, *, live: bool) -> None:
     from notifications.tasks import turn_notify
 
+    if live and presence.is_connected(user_id):
+        return
     try:
-        enqueue.after_commit(turn_notify, (user_id, game_id, seq))
-    except Exception as error:  # where tasks run eagerly (tests), the send happens right here
+        turn_notify.apply_async((user_id, game_id, seq))
+    except Exception as error:  # where tasks run eagerly (tests), the task runs right here
         log.warning("turn notice for user %s at game %s not queued: %r", user_id, game_id, error)

@@ -401,12 +401,14 @@ def _announce_turn(game: Game, seats: list[Seat], state: State, events: list[Eve
     decisions = [e for e in events if e["type"] in engine.PLAYER_DECISIONS]
     if decisions and decisions[-1].get("seat") == acting.number and not decisions[-1].get("auto"):
         return
-    game_id, user_id, seq, deadline = game.pk, acting.user_id, game.seq, game.deadline
-    transaction.on_commit(
-        lambda: turn_started.send(
-            sender=Game, game_id=game_id, user_id=user_id, seq=seq, deadline=deadline
-        )
-    )
+    announced = {
+        "game_id": game.pk,
+        "user_id": acting.user_id,
+        "seq": game.seq,
+        "deadline": game.deadline,
+        "turn_seconds": game.turn_seconds,
+    }
+    transaction.on_commit(lambda: turn_started.send(sender=Game, **announced))
 
 
 def _deadline(

@@ -219,12 +219,13 @@ async def test_celery_beat_and_a_worker_play_an_expired_turn_and_push_it(
         await layer.flush()
 
     assert message["type"] == "game.state"
-    assert message["view"]["seq"] > before.seq and message["view"]["hand"] is None
+    view = push.decode(message)["state"]
+    assert view["seq"] == message["seq"] > before.seq and view["hand"] is None
     rows = await db(event_rows, game_id)
     decision = rows[before.seq]
     assert (decision.seat, decision.auto, decision.payload) == (state.to_act, True, events[0])
     after = await db(game_row, game_id)
-    assert after.seq >= message["view"]["seq"]
+    assert after.seq >= view["seq"]
     # The next turn's clock runs from the auto-move's commit, not from the missed deadline.
     if after.seq == decision.seq:
         assert after.deadline is not None

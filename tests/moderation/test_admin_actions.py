@@ -86,7 +86,7 @@ def test_aborting_a_running_game_stops_it_and_pushes_every_seat_the_aborted_view
     pushed = state_pushes(pushes, running.pk)
     players_groups = {push.seat_group(running.pk, player.user_id) for player in players}
     assert set(pushed) == players_groups | {push.watch_group(running.pk)}
-    for view in [message["view"] for message in pushed.values()]:
+    for view in [push.decode(message)["state"] for message in pushed.values()]:
         assert view["status"] == "aborted" and view["legal"] is None and view["to_act"] is None
     assert audit_rows() == [
         (moderator.pk, "abort game", "games.Game", str(running.pk), "stuck table")

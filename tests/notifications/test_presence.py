@@ -39,7 +39,7 @@ async def test_open_sockets_count_until_the_last_one_closes() -> None:
 async def test_a_failing_cache_neither_stops_a_socket_nor_silences_notices(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    (player,) = await db(new_players, 1)
+    player, elsewhere = await db(new_players, 2)
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ConnectionError("cache down")
@@ -47,5 +47,19 @@ async def test_a_failing_cache_neither_stops_a_socket_nor_silences_notices(
     for name in ("add", "incr", "decr", "get", "touch"):
         monkeypatch.setattr(presence.cache, name, broken)
     me = await connect(f"/ws/me/?token={player.token}")  # still accepted
-    assert await db(presence.is_connected, player.user_id) is False  # so notices go out
+    # This process knows its own sockets; of other processes' it knows nothing, so the
+    # notices of a user with no socket here go out.
+    assert await db(presence.is_connected, player.user_id) is True
+    assert await db(presence.is_connected, elsewhere.user_id) is False
     await me.disconnect()
+    assert await db(presence.is_connected, player.user_id) is False
+
+
+async def test_sockets_of_another_process_count_through_the_cache() -> None:
+    (player,) = await db(new_players, 1)
+    await db(presence._opened, player.user_id)  # as another web process counts its socket
+    try:
+        assert await db(presence.is_connected, player.user_id)
+    finally:
+        await db(presence._closed, player.user_id)
+    assert not await db(presence.is_connected, player.user_id)

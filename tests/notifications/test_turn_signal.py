@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from games import presence
 from games.signals import turn_started
-from tests.games.helpers import Player, game_row
-from tests.notifications.helpers import move, table, to_act
+from tests.games.helpers import Player, game_row, seat_players
+from tests.notifications.helpers import DAY, move, table, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,6 +43,7 @@ def test_each_new_turn_of_a_person_is_announced_once_and_a_repeat_turn_not(
             "user_id": to_act(game_id, people).user_id,
             "seq": game.seq,
             "deadline": game.deadline,
+            "turn_seconds": 600,
         }
     ]
     repeats = handed_on = 0
@@ -64,3 +66,49 @@ def test_each_new_turn_of_a_person_is_announced_once_and_a_repeat_turn_not(
             ]
     # The walk met a player who was to act again (a trick won, a new round) and handed-on turns.
     assert repeats and handed_on >= 5
+
+
+@pytest.fixture
+def notify_tasks() -> Iterator[list[tuple[Any, ...]]]:
+    """The arguments of each turn_notify task run (tasks run eagerly in the tests)."""
+    from celery.signals import task_prerun
+
+    from notifications.tasks import turn_notify
+
+    runs: list[tuple[Any, ...]] = []
+
+    def record(sender: Any = None, args: tuple[Any, ...] = (), **_: Any) -> None:
+        if getattr(sender, "name", None) == turn_notify.name:
+            runs.append(tuple(args))
+
+    task_prerun.connect(record, weak=False, dispatch_uid="test-turn-notify-runs")
+    try:
+        yield runs
+    finally:
+        task_prerun.disconnect(dispatch_uid="test-turn-notify-runs")
+
+
+@pytest.mark.parametrize(
+    ("turn_seconds", "connected", "queued"),
+    [(60, True, False), (60, False, True), (DAY, True, True)],
+    ids=["live-at-a-socket", "live-away-from-sockets", "correspondence-at-a-socket"],
+)
+def test_a_live_table_costs_no_notice_task_while_the_player_is_at_a_socket(
+    make_player: Callable[..., Player],
+    notify_tasks: list[tuple[Any, ...]],
+    turn_seconds: int,
+    connected: bool,
+    queued: bool,
+) -> None:
+    people = [make_player() for _ in range(3)]
+    if connected:
+        for player in people:
+            presence._opened(player.user_id)
+    try:
+        game_id = seat_players(people, turn_seconds=turn_seconds, blind_first_round=False)
+        first = (to_act(game_id, people).user_id, game_id, game_row(game_id).seq)
+        assert notify_tasks == ([first] if queued else [])
+    finally:
+        if connected:
+            for player in people:
+                presence._closed(player.user_id)
