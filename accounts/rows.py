@@ -8,15 +8,21 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
+import orjson
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Field, Model
+from django.db.models import Field, JSONField, Model
 from django.db.models.expressions import Col
 from rest_framework.authtoken.models import Token
 
 from accounts.models import Suspension
 
 Converter = Callable[[Any, Any, Any], Any]
+
+
+def _json(value: Any, expression: Any, connection: Any) -> Any:
+    """A JSON column's text as JSONField.from_db_value reads it, by orjson."""
+    return None if value is None else orjson.loads(value)
 
 
 class Columns:
@@ -34,6 +40,8 @@ class Columns:
         for field in self.fields:
             column = field.get_col(alias)
             found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+            if isinstance(field, JSONField) and field.decoder is None:
+                found = [_json if c == field.from_db_value else c for c in found]
             self.converters.append((found, column))
 
     def __len__(self) -> int:

@@ -8,8 +8,9 @@
 
 Starts the stack on loopback itself, as `make run` would but without honcho: the web server
 (Daphne; or `--server uvicorn-workers:N`, uvicorn with N worker processes, when uvicorn is
-installed), a Celery worker (threads, concurrency 2) and Celery beat, against PostgreSQL (the
-database is created if missing and migrated) and Redis (channel layer, cache and broker).
+installed), a Celery worker (threads, concurrency 2), the review worker (its own queue, nice
+10) and Celery beat, against PostgreSQL (the database is created if missing and migrated) and
+Redis (channel layer, cache and broker).
 DEBUG is off, rate limits are off and bots are not paced. Every process it starts is
 terminated when it ends, however it ends. Players are registered through the REST API.
 
@@ -100,8 +101,9 @@ def result_line(result: Result, busy: str) -> str:
         f"live:            {result.applied} moves applied in {result.window:.1f} s,"
         f" {len(result.latencies)} latency samples, {result.finished} games finished,"
         f" {result.lost} moves never on every socket, {result.resyncs} stalled-table resyncs,"
-        f" errors: {errors}; CPU of this client {client:.0f}% of a core, of other processes"
-        f" {share(result, other_load(result)):.0f}%; {busy}"
+        f" errors: {errors}; CPU of this client {client:.0f}% of a core, of the review worker"
+        f" {share(result, result.cpu.get('review', 0.0)):.0f}% (finished games' review, not a"
+        f" move's cost), of other processes {share(result, other_load(result)):.0f}%; {busy}"
     )
 
 
@@ -112,7 +114,7 @@ def share(result: Result, seconds: float) -> float:
 
 def other_load(result: Result) -> float:
     """CPU seconds the machine spent in the window outside this stack and this client."""
-    ours = sum(result.cpu.get(name, 0.0) for name in (*SERVER_PARTS, "client"))
+    ours = sum(result.cpu.get(name, 0.0) for name in (*SERVER_PARTS, "review", "client"))
     return max(0.0, result.cpu.get("machine", 0.0) - ours)
 
 

@@ -1,8 +1,8 @@
 """The live benchmark's stack: the server processes it starts, and the CPU they spend.
 
 The web server (Daphne, or uvicorn with worker processes when it is installed), a Celery
-worker (threads, concurrency 2) and Celery beat run as subprocesses on loopback, against
-PostgreSQL and Redis. CPU time comes from /proc.
+worker (threads, concurrency 2), the review worker and Celery beat run as subprocesses on
+loopback, against PostgreSQL and Redis. CPU time comes from /proc.
 """
 
 from __future__ import annotations
@@ -130,6 +130,25 @@ class Stack:
                 "threads",
                 "--concurrency",
                 "2",
+                "-l",
+                "WARNING",
+            ],
+            # As the Procfiles run it: its own queue, at low priority (its CPU is the review
+            # of finished games, not the move path: reported apart, not in a move's cost).
+            "review": [
+                "nice",
+                "-n",
+                "10",
+                str(BIN / "celery"),
+                "-A",
+                "wizardsite",
+                "worker",
+                "--queues",
+                "review",
+                "--hostname",
+                "review@%h",
+                "--pool",
+                "solo",
                 "-l",
                 "WARNING",
             ],

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wizardsite.settings")
+GC_ALLOCATIONS = 50_000  # allocations between two collections of the youngest objects
 django_asgi_app = get_asgi_application()  # set up Django before importing consumers
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
@@ -40,3 +42,11 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# The cyclic garbage collector at its defaults runs every 700 allocations and, every so
+# often, walks every object the server holds, in the middle of moves. Everything loaded so
+# far lives as long as the process, so it is left out of the walks for good, and collections
+# run 70 times less often (a move allocates a few thousand objects, nearly all freed at once
+# by their count). bench/live.py, socket K=20: p99 90–112 ms instead of 160–176 ms.
+gc.freeze()
+gc.set_threshold(GC_ALLOCATIONS, 20, 100)

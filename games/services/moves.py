@@ -18,7 +18,7 @@ from django.utils import timezone
 from accounts.standing import ensure_can_play
 from core import limits
 from core.errors import ApplicationError, GameNotActive, Invalid, NotAPlayer, StaleState
-from games import engine, enqueue, push, selectors
+from games import engine, enqueue, hot_writes, push, selectors
 from games.difficulty import make_seat_bot
 from games.engine import EngineError, Event, Move, State
 from games.locks import lock_game
@@ -355,19 +355,18 @@ def _record(game: Game, seats: list[Seat], state: State, events: list[Event]) ->
     turn's limit counts from now, its commit), and push the new views once the transaction
     commits."""
     first = game.seq + 1
-    rows = EventRow.objects.bulk_create(
-        [
-            EventRow(
-                game=game,
-                seq=first + i,
-                type=event["type"],
-                seat=event.get("seat") if event["type"] in engine.PLAYER_DECISIONS else None,
-                auto=event.get("auto", False),
-                payload=event,
-            )
-            for i, event in enumerate(events)
-        ]
-    )
+    rows = [
+        EventRow(
+            game=game,
+            seq=first + i,
+            type=event["type"],
+            seat=event.get("seat") if event["type"] in engine.PLAYER_DECISIONS else None,
+            auto=event.get("auto", False),
+            payload=event,
+        )
+        for i, event in enumerate(events)
+    ]
+    hot_writes.events_insert(rows)
     now = timezone.now()
     game.__dict__["_seats"] = seats  # for the caller's answer (selectors.game_view)
     game.seq = state.seq
@@ -381,7 +380,7 @@ def _record(game: Game, seats: list[Seat], state: State, events: list[Event]) ->
         game.finished_at = now
         fields += ["finished_at"]
         _record_results(game, seats, state)
-    game.save(update_fields=fields)
+    hot_writes.game_update(game, fields)
     _schedule_next_step(game, seats, state, events)
     if not _step_pending(seats, state):
         schedule_expiry(game, now)

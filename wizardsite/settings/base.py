@@ -233,6 +233,10 @@ CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# The expert's review of finished games is slow, heavy work: it has a queue and a worker of
+# its own (Procfile's `review`, at low priority), so it never delays a bot, the turn timer or
+# a web process.
+CELERY_TASK_ROUTES = {"review.tasks.*": {"queue": "review"}}
 
 # Every throttle (sign-up, token, log-in and password-reset lockouts, moves, socket messages);
 # false turns them all off, for load tests and benchmarks.
