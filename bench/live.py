@@ -8,9 +8,9 @@
 
 Starts the stack on loopback itself, as `make run` would but without honcho: the web server
 (Daphne; or `--server uvicorn-workers:N`, uvicorn with N worker processes, when uvicorn is
-installed), a Celery worker (threads, concurrency 2), the review worker (its own queue, nice
-10) and Celery beat, against PostgreSQL (the database is created if missing and migrated) and
-Redis (channel layer, cache and broker).
+installed), a Celery worker (threads, concurrency 2), the review worker (its own queue, lowest
+priority) and Celery beat, against PostgreSQL (the database is created if missing and
+migrated) and Redis (channel layer, cache and broker).
 DEBUG is off, rate limits are off and bots are not paced. Every process it starts is
 terminated when it ends, however it ends. Players are registered through the REST API.
 
@@ -237,6 +237,11 @@ def parse_arguments() -> argparse.Namespace:
         "--warmup", type=float, default=3.0, help="seconds of play before each window (default 3)"
     )
     parser.add_argument("--server", default="daphne", help="daphne or uvicorn-workers:N")
+    parser.add_argument(
+        "--no-review",
+        action="store_true",
+        help="leave out the review worker (finished games wait in its queue, unreviewed)",
+    )
     parser.add_argument("--idle-games", type=int, default=10, help="think: games left to the timer")
     parser.add_argument("--idle-seconds", type=float, default=30.0, help="think: time to watch")
     parser.add_argument(
@@ -294,6 +299,8 @@ def parse_arguments() -> argparse.Namespace:
 def main() -> None:
     args = parse_arguments()
     print(f"live: command: {shlex.join(sys.orig_argv)}", flush=True)
+    if args.no_review:
+        print("live: no review worker: finished games wait in its queue, unreviewed", flush=True)
     if args.modes[0] in ("socket", "rest"):
         print(
             "live: PostgreSQL and redis-server are this machine's shared servers, and the cores"
@@ -332,6 +339,7 @@ def main() -> None:
             workdir=Path(workdir),
             server=args.server_name,
             workers=args.workers,
+            review=not args.no_review,
         )
         try:
             stack.start()

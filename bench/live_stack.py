@@ -109,12 +109,14 @@ class Stack:
         workdir: Path,
         server: str = "daphne",
         workers: int = 1,
+        review: bool = True,
     ) -> None:
         self.port = port
         self.env = env
         self.workdir = workdir
         self.server = server
         self.workers = workers
+        self.review = review
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
         self._logs: list[IO[bytes]] = []
 
@@ -133,12 +135,12 @@ class Stack:
                 "-l",
                 "WARNING",
             ],
-            # As the Procfiles run it: its own queue, at low priority (its CPU is the review
-            # of finished games, not the move path: reported apart, not in a move's cost).
+            # As the Procfiles run it: its own queue, at the lowest priority (its CPU is the
+            # review of finished games, not the move path: reported apart, not in a move's cost).
             "review": [
-                "nice",
-                "-n",
-                "10",
+                str(BIN / "python"),
+                "-m",
+                "wizardsite.background",
                 str(BIN / "celery"),
                 "-A",
                 "wizardsite",
@@ -163,6 +165,8 @@ class Stack:
                 str(self.workdir / "beat-schedule"),
             ],
         }
+        if not self.review:
+            del commands["review"]
         for name, command in commands.items():
             log = (self.workdir / f"{name}.log").open("wb")
             self._logs.append(log)

@@ -78,7 +78,6 @@ def seats_with_standing(game: Game) -> list[Seat]:
         seat: Seat = seat_cols.build(row[:users_at])
         user = user_cols.build(row[users_at:suspension_at]) if seat.user_id is not None else None
         Seat.user.field.set_cached_value(seat, user)
-        Seat.game.field.set_cached_value(seat, game)
         seat.barred = in_force(suspension_cols, row[suspension_at:])  # type: ignore[attr-defined]
         seats.append(seat)
     return seats

@@ -47,6 +47,7 @@ application = ProtocolTypeRouter(
 # often, walks every object the server holds, in the middle of moves. Everything loaded so
 # far lives as long as the process, so it is left out of the walks for good, and collections
 # run 70 times less often (a move allocates a few thousand objects, nearly all freed at once
-# by their count). bench/live.py, socket K=20: p99 90–112 ms instead of 160–176 ms.
+# by their count; tests/games/test_move_garbage.py keeps moves free of cycles). bench/live.py,
+# socket K=20, measured while moves still made cycles: p99 90–112 ms instead of 160–176 ms.
 gc.freeze()
 gc.set_threshold(GC_ALLOCATIONS, 20, 100)
