@@ -53,11 +53,14 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.authentication.SuspendedLogoutMiddleware",
-    "notifications.middleware.remember_language",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
+    # Innermost, and sync only like ours above: Django then runs every middleware in the
+    # request's one thread; an async-capable one innermost made each of the four above hop
+    # between the event loop and a thread for its request and its response.
+    "notifications.middleware.remember_language",
 ]
 
 ROOT_URLCONF = "wizardsite.urls"
