@@ -12,10 +12,11 @@ from django.utils import timezone
 
 from core.errors import GameNotActive, NotAPlayer
 from games import push, selectors
+from games.enqueue import game_transaction
 from games.locks import lock_game
 from games.models import Game, GameStatus, Seat
-from games.services.moves import apply_overdue, schedule_expiry, turn_limit
-from games.services.steps import game_transaction
+from games.services.clock import schedule_expiry, turn_limit
+from games.services.moves import apply_overdue
 from games.services.tables import abort_locked
 
 

@@ -16,24 +16,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.standing import ensure_can_play
-from core import limits
 from core.errors import ApplicationError, GameNotActive, Invalid, NotAPlayer, StaleState
 from games import engine, enqueue, hot_writes, push, selectors
 from games.difficulty import make_seat_bot
 from games.engine import EngineError, Event, Move, State
+from games.enqueue import game_transaction
 from games.locks import lock_game
 from games.models import Event as EventRow
 from games.models import Game, GameStatus, Seat
-from games.services.steps import after_transaction, game_transaction
+from games.services import clock
 from games.signals import game_finished, turn_started
-
-# How long a step's task may be late before the timer's sweep sends it again (R9's blind
-# trick: plays its card itself).
-STEP_GRACE = timedelta(seconds=5)
-# A healthy timer finds an expired turn within about a second (a task at the deadline and a
-# sweep every second). A turn found later than this was not timed: the timer, its worker or
-# the database was down, so the player may not have had their turn in full.
-OUTAGE_GRACE = timedelta(seconds=5)
 
 
 def move_request(body: Any) -> tuple[dict[str, Any], int | None]:
@@ -89,25 +81,25 @@ def move_apply(
             refusal = error  # nothing of this move was written; commit what the timer did
     if refusal is not None:
         raise refusal
-    return selectors.game_get(game_id) if sent.steps else game
+    return selectors.game_get(game_id) if sent.tasks else game
 
 
 def game_catch_up(game_id: int) -> Game:
     """The game, with any overdue auto-moves applied first (R16), so a table that nobody
     watched while the timer was down is right the moment anyone looks."""
     game = selectors.game_get(game_id)
-    if not _is_overdue(game, timezone.now()):
+    if not clock.is_overdue(game, timezone.now()):
         return game
     with game_transaction() as sent:
         game = lock_game(game_id)
         apply_overdue(game)
-    return selectors.game_get(game_id) if sent.steps else game
+    return selectors.game_get(game_id) if sent.tasks else game
 
 
 def turns_expire(*, limit: int = 200) -> int:
     """R16: auto-move every turn whose deadline has passed, one game per transaction; games
     locked by a move in progress are left to that move. Then a task at each deadline due
-    before the sweep after next (schedule_expiry). Returns the auto-moves applied."""
+    before the sweep after next (clock.schedule_soon_expiring). Returns the auto-moves applied."""
     now = timezone.now()
     due = Game.objects.filter(status=GameStatus.ACTIVE, deadline__lte=now).order_by("deadline")
     applied = 0
@@ -116,36 +108,20 @@ def turns_expire(*, limit: int = 200) -> int:
             game = lock_game(game_id, skip_locked=True)
             if game is not None:
                 applied += apply_overdue(game)
-    _schedule_soon_expiring(timezone.now())
+    clock.schedule_soon_expiring(timezone.now())
     return applied
-
-
-def _schedule_soon_expiring(now: datetime) -> None:
-    """R16 on time: a task at each running turn's deadline that falls within EXPIRY_LOOKAHEAD
-    (a turn seen by two sweeps gets two tasks: the second moves nothing)."""
-    from games import tasks  # tasks import this module
-
-    soon = Game.objects.filter(
-        status=GameStatus.ACTIVE, deadline__gt=now, deadline__lte=now + EXPIRY_LOOKAHEAD
-    )
-    for game_id, seq, deadline in soon.values_list("pk", "seq", "deadline")[:EXPIRY_BATCH]:
-        tasks.turn_expire.apply_async((game_id, seq), eta=deadline)
-
-
-def _is_overdue(game: Game, now: datetime) -> bool:
-    return game.status == GameStatus.ACTIVE and game.deadline is not None and game.deadline <= now
 
 
 def apply_overdue(game: Game, seats: list[Seat] | None = None) -> int:
     """Under the game's lock: settle each expired turn, in order (R16). Each auto-move is made
     now, so the next turn gets its full limit from this commit, never from the missed
-    deadline. A human turn found more than OUTAGE_GRACE past its deadline gets, once, a
+    deadline. A human turn found more than clock.OUTAGE_GRACE past its deadline gets, once, a
     fresh full limit from now instead of an auto-move, not counted as an expiry (R18): after
     an outage nobody is auto-moved on a turn they were not given in full. A bot step whose
     task was lost is sent again (a bot never thinks under the lock). Returns the auto-moves
-    and bot steps applied (a renewal is none)."""
+    and blind-trick steps applied (a renewal or a bot step sent again is none)."""
     applied = 0
-    while _is_overdue(game, now := timezone.now()):
+    while clock.is_overdue(game, now := timezone.now()):
         assert game.deadline is not None
         seats = seats if seats is not None else selectors.table_seats(game)
         state = game.engine_state()
@@ -154,11 +130,10 @@ def apply_overdue(game: Game, seats: list[Seat] | None = None) -> int:
         if engine.blind_trick_pending(state):  # R9: no thinking, the only card there is
             _record(game, seats, *engine.blind_step(state, seed=game.seed))
         elif acting.is_bot:
-            if applied:  # the move just applied has sent the bot's task
-                return applied
-            _step_resend(game, seats, state, now)
-            return 1
-        elif _untimed(game, acting, now):
+            if not applied:  # else the move just applied has sent the bot's task
+                _step_resend(game, seats, state, now)
+            return applied
+        elif clock.untimed(game, acting, now):
             _renew_turn(game, seats, acting, now)
             break
         else:
@@ -168,20 +143,12 @@ def apply_overdue(game: Game, seats: list[Seat] | None = None) -> int:
     return applied
 
 
-def _untimed(game: Game, acting: Seat, now: datetime) -> bool:
-    """The running human turn was found too late to have been timed (see OUTAGE_GRACE) and
-    has not been renewed yet; a suspended player's turn never waits (it expires at once)."""
-    assert game.deadline is not None
-    late = now - game.deadline > OUTAGE_GRACE
-    return late and not game.turn_renewed and not getattr(acting, "barred", False)
-
-
 def _renew_turn(game: Game, seats: list[Seat], acting: Seat, now: datetime) -> None:
     """The turn starts again now with the seat's full limit (R16, R18's while away)."""
-    game.deadline = now + timedelta(seconds=turn_limit(game, acting))
+    game.deadline = now + timedelta(seconds=clock.turn_limit(game, acting))
     game.turn_renewed = True
     game.save(update_fields=["deadline", "turn_renewed"])
-    schedule_expiry(game, now)
+    clock.schedule_expiry(game, now)
     push.publish_on_commit(game, seats)
 
 
@@ -267,7 +234,7 @@ def _bot_kind(seats: list[Seat], seat: int | None) -> str | None:
 
 def _step_resend(game: Game, seats: list[Seat], state: State, now: datetime) -> None:
     """A bot step whose task was lost: its deadline moves on and its task is sent again."""
-    game.deadline = _deadline(game, seats, state, now)
+    game.deadline = clock.deadline(game, seats, state, now)
     game.save(update_fields=["deadline"])
     _send_step(game.pk, state.seq, 0)
 
@@ -276,8 +243,7 @@ def _send_step(game_id: int, seq: int, delay_ms: int) -> None:
     from games import tasks  # tasks import this module
 
     # Off this thread once the game transaction has committed: a frozen broker holds up nothing.
-    countdown = delay_ms / 1000
-    after_transaction(lambda: enqueue.send(tasks.bot_step, (game_id, seq), countdown=countdown))
+    enqueue.after_game_transaction(tasks.bot_step, (game_id, seq), countdown=delay_ms / 1000)
 
 
 def _paced() -> bool:
@@ -298,30 +264,11 @@ def turn_expire(*, game_id: int, seq: int) -> int:
     """R16 on time: the auto-move of the turn the game had at event `seq`, if that turn has
     expired and nothing happened since (so a duplicate or a late task moves nothing)."""
     game = selectors.game_get(game_id)
-    if game.seq != seq or not _is_overdue(game, timezone.now()):
+    if game.seq != seq or not clock.is_overdue(game, timezone.now()):
         return 0
     with game_transaction():
         game = lock_game(game_id)
         return apply_overdue(game) if game.seq == seq else 0
-
-
-# R16 on time without a task per turn: the timer's sweep runs every second and schedules a
-# task at each deadline due within this look-ahead (_schedule_soon_expiring), so only turns
-# that really run out cost a task. A turn that starts with less time left than this (a barred
-# player's, due at once) gets its task from the change that starts it.
-EXPIRY_LOOKAHEAD = timedelta(seconds=2)
-EXPIRY_BATCH = 1000  # deadlines scheduled by one sweep; later ones wait for the next
-
-
-def schedule_expiry(game: Game, now: datetime) -> None:
-    """After the commit: a task due at the new turn's deadline, if it falls before the sweep
-    can schedule one (the sweep stays as the safety net)."""
-    deadline = game.deadline
-    if game.status != GameStatus.ACTIVE or deadline is None or deadline - now > EXPIRY_LOOKAHEAD:
-        return
-    from games import tasks  # tasks import this module
-
-    enqueue.after_commit(tasks.turn_expire, (game.pk, game.seq), eta=deadline)
 
 
 def _step_pending(seats: list[Seat], state: State) -> bool:
@@ -372,7 +319,7 @@ def _record(game: Game, seats: list[Seat], state: State, events: list[Event]) ->
     game.seq = state.seq
     game.set_engine_state(state)
     game.to_act = state.to_act
-    game.deadline = _deadline(game, seats, state, now)
+    game.deadline = clock.deadline(game, seats, state, now)
     game.turn_renewed = False
     fields = ["seq", "state", "to_act", "deadline", "turn_renewed", "status", "started_at"]
     if state.is_over:
@@ -383,7 +330,7 @@ def _record(game: Game, seats: list[Seat], state: State, events: list[Event]) ->
     hot_writes.game_update(game, fields)
     _schedule_next_step(game, seats, state, events)
     if not _step_pending(seats, state):
-        schedule_expiry(game, now)
+        clock.schedule_expiry(game, now)
         _announce_turn(game, seats, state, events)
     # Lobbies care when a table starts or ends, not about every move.
     push.publish_on_commit(game, seats, rows, lobby=state.is_over or len(events) == game.seq)
@@ -408,35 +355,6 @@ def _announce_turn(game: Game, seats: list[Seat], state: State, events: list[Eve
         "turn_seconds": game.turn_seconds,
     }
     transaction.on_commit(lambda: turn_started.send(sender=Game, **announced))
-
-
-def _deadline(
-    game: Game, seats: list[Seat], state: State, turn_starts: datetime
-) -> datetime | None:
-    """When the next decision expires (R16); at once for a suspended player, so a barred
-    player never blocks the table. A paced bot or blind-trick step has its task: its deadline
-    only lets the timer's sweep take over if that task is lost."""
-    if state.to_act is None:
-        return None
-    acting = next(seat for seat in seats if seat.number == state.to_act)
-    if getattr(acting, "barred", False):
-        return turn_starts
-    if acting.is_bot or engine.blind_trick_pending(state):
-        return turn_starts + _step_window()
-    return turn_starts + timedelta(seconds=turn_limit(game, acting))
-
-
-def _step_window() -> timedelta:
-    """How long after its turn began a bot or blind-trick step is overdue."""
-    step_ms = settings.BOT_MOVE_DELAY_MS + settings.TRICK_PAUSE_MS
-    return timedelta(milliseconds=step_ms) + STEP_GRACE
-
-
-def turn_limit(game: Game, seat: Seat) -> int:
-    """Seconds a seat has for a decision: the table's limit (R16), at most 5 while away (R18)."""
-    if seat.away:
-        return min(game.turn_seconds, limits.AWAY_TURN_SECONDS)
-    return int(game.turn_seconds)
 
 
 def _record_results(game: Game, seats: list[Seat], state: State) -> None:

@@ -15,10 +15,10 @@ from core import limits
 from core.errors import GameFull, GameNotActive, Invalid, NotAPlayer
 from games import engine, push, selectors
 from games.difficulty import bot_kind_for
+from games.enqueue import game_transaction
 from games.locks import lock_game
 from games.models import Game, GameStatus, Seat
 from games.services.moves import start
-from games.services.steps import game_transaction
 
 
 def game_create(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import pytest
 from hypothesis import given, settings
@@ -26,7 +25,6 @@ from games.engine import (
     replay,
     round_history,
     seat_view,
-    start_game,
     take_turn,
 )
 from games.engine import events as ev
@@ -37,32 +35,7 @@ from games.engine.playout import CARD_INDEX, SUIT_INDEX, random_round
 from games.engine.sampling import sample_hands
 from games.engine.shuffle import deal_round
 from games.engine.views import EventShown
-
-
-@dataclass(frozen=True)
-class Table:
-    players: int
-    seed: str
-    hook_rule: bool
-    blind_first_round: bool
-
-
-tables = st.builds(
-    Table,
-    players=st.integers(min_value=3, max_value=6),
-    seed=st.text(max_size=8),
-    hook_rule=st.booleans(),
-    blind_first_round=st.booleans(),
-)
-
-
-def start(table: Table) -> tuple[State, list[Event]]:
-    return start_game(
-        players=table.players,
-        seed=table.seed,
-        hook_rule=table.hook_rule,
-        blind_first_round=table.blind_first_round,
-    )
+from tests.engine.tables import Table, start, tables
 
 
 def random_decision(table: Table, rng: random.Random, last_round: int) -> tuple[State, list[Event]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -25,9 +24,9 @@ from games.engine import (
     make_bot,
     public_view,
     seat_view,
-    start_game,
     take_turn,
 )
+from tests.engine.tables import Table, start, tables
 
 SUIT_NAMES = ("red", "green", "blue", "yellow")
 PHASES = ("choosing_trump", "bidding", "playing", "done")
@@ -53,21 +52,6 @@ def display_key(code: str) -> tuple[int, int]:
     return group, int(code[1:])
 
 
-@dataclass(frozen=True)
-class Table:
-    players: int
-    seed: str
-    hook_rule: bool
-    blind_first_round: bool
-
-
-tables = st.builds(
-    Table,
-    players=st.integers(min_value=3, max_value=6),
-    seed=st.text(max_size=16),
-    hook_rule=st.booleans(),
-    blind_first_round=st.booleans(),
-)
 choice_seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 Chooser = Callable[[State, int], Move]
@@ -76,12 +60,7 @@ Chooser = Callable[[State, int], Move]
 def states_of_game(table: Table, choose: Chooser) -> Iterator[State]:
     """Every state of one game in order, the moves picked by `choose(state, seat)`, each
     checked to be legal."""
-    state, _ = start_game(
-        players=table.players,
-        seed=table.seed,
-        hook_rule=table.hook_rule,
-        blind_first_round=table.blind_first_round,
-    )
+    state, _ = start(table)
     yield state
     for _ in range(1000):
         if state.is_over:

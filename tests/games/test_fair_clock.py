@@ -14,7 +14,7 @@ import pytest
 from games import push, services
 from games.models import Event as EventRow
 from games.models import Game, Seat
-from games.services.moves import OUTAGE_GRACE
+from games.services.clock import OUTAGE_GRACE
 from tests.games.helpers import Player, choose_move, game_row, seat_players, services_clock_at
 
 LIMIT = 20
