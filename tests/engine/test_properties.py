@@ -45,6 +45,7 @@ from games.engine import (
     start_game,
     take_turn,
 )
+from tests.engine.tables import Table
 
 # -- the cards of R1, written out independently of the engine ---------------------------------
 SUIT_OF_LETTER = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}
@@ -138,14 +139,6 @@ def holds_seed(value: Any, seed: str) -> bool:
 
 
 # -- random games -------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Table:
-    players: int
-    seed: str
-    hook_rule: bool
-    blind_first_round: bool
-
-
 @dataclass(frozen=True)
 class Turn:
     before: State
