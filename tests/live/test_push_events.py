@@ -80,11 +80,15 @@ async def test_blind_round_events_never_show_a_seat_its_own_card(sockets: Socket
     assert dealt[1][0] not in _strings(events)
 
     players = [host, second, third]
-    revealed = []
-    for _bid in range(3):  # three bids; after the last one the blind trick plays itself
+    revealed: list[list[dict[str, Any]]] = []
+    # Three bids, and first the dealer's choice of trump when a Wizard was turned up (R5);
+    # after the last bid the blind trick plays itself.
+    while not revealed or not any(event["type"] == "play" for event in revealed[-1]):
+        assert len(revealed) < 4, revealed
         _seat, response = await db(rest_move, players, game_id)
         revealed.append(await _events_until(sockets_by_seat[0], response["seq"]))
         await _events_until(sockets_by_seat[1], response["seq"])
+    assert [event["type"] for events in revealed for event in events].count("bid") == 3
     for events in revealed[:-1]:
         assert dealt[0][0] not in _strings(events)  # whole codes: Y1 is not in Y12
     plays = [event for event in revealed[-1] if event["type"] == "play"]
