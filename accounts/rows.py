@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
-import orjson
 from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import Field, JSONField, Model
@@ -16,13 +15,14 @@ from django.db.models.expressions import Col
 from rest_framework.authtoken.models import Token
 
 from accounts.models import Suspension
+from core import fastjson
 
 Converter = Callable[[Any, Any, Any], Any]
 
 
 def _json(value: Any, expression: Any, connection: Any) -> Any:
-    """A JSON column's text as JSONField.from_db_value reads it, by orjson."""
-    return None if value is None else orjson.loads(value)
+    """A JSON column's text as JSONField.from_db_value reads it."""
+    return None if value is None else fastjson.loads(value)
 
 
 class Columns:

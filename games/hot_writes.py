@@ -1,7 +1,7 @@
 """The two writes every move makes (its event rows appended, the game row's new state), in
 hand-written SQL: through the ORM (bulk_create, save) they cost the web process more CPU than
 the database spent on them. Values are prepared by each field itself, as the ORM would, but
-JSON is encoded by orjson; the instances end as the ORM leaves them (ids, created_at)."""
+JSON is encoded by core.fastjson; the instances end as the ORM leaves them (ids, created_at)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,17 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-import orjson
 from django.db import connection
 from django.db.models import Field, JSONField, Model
 from django.utils import timezone
 
+from core import fastjson
 from games.models import Event, Game
 
 
 def _prepared(field: Field[Any, Any], value: Any) -> Any:
     if isinstance(field, JSONField):
-        return None if value is None else orjson.dumps(value).decode()
+        return None if value is None else fastjson.dumps(value)
     return field.get_db_prep_save(value, connection)
 
 
@@ -63,6 +63,7 @@ def game_update(game: Game, names: Sequence[str]) -> None:
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(str(field.column))} = %s" for field in fields)
     params = [_prepared(field, getattr(game, field.attname)) for field in fields]
-    sql = f"UPDATE {Game._meta.db_table} SET {assignments} WHERE {quote('id')} = %s"
+    key = quote(str(Game._meta.pk.column))
+    sql = f"UPDATE {Game._meta.db_table} SET {assignments} WHERE {key} = %s"
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, game.pk])

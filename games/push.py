@@ -11,18 +11,17 @@ Delivery is at-most-once: views and rows carry `seq`, and clients fetch `/events
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
-import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from apikit.schema import DateTime
+from core import fastjson
 from core.errors import ErrorDetail
 from games import engine, selectors
 from games.models import Event, Game, GameStatus, Seat
@@ -282,17 +281,13 @@ def _state(view: GameView, rows: list[EventRowView]) -> GameStateMessage:
 
 
 def encode(content: Any) -> str:
-    """A socket frame's JSON text (orjson; what it refuses, a lone surrogate, the json module
-    escapes)."""
-    try:
-        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:
-        return json.dumps(content)
+    """A socket frame's JSON text."""
+    return fastjson.dumps(content)
 
 
 def decode(message: GameStateMessage) -> StateSocketMessage:
     """The socket message a state push carries (for tests and tools that read the layer)."""
-    frame: StateSocketMessage = json.loads(message["frame"])
+    frame: StateSocketMessage = fastjson.loads(message["frame"])
     return frame
 
 
