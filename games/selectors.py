@@ -12,7 +12,6 @@ from apikit.schema import DateTime
 from core.errors import NotFound
 from games import engine, hot_reads
 from games.difficulty import Difficulty, difficulty_of
-from games.engine import State
 from games.engine.events import EventKind
 from games.engine.state import ScoreRecord
 from games.engine.views import EventShown, Legal, RoundView
@@ -161,19 +160,17 @@ def game_view(game: Game, user: AnyUser, seats: list[Seat] | None = None) -> Gam
             views, public = built
             return views.get(user.pk, public) if user.is_authenticated else public
     seats = seats if seats is not None else game.__dict__.get("_seats") or seats_of(game)
-    return _view(game, seats, game.engine_state(), seat_of(seats, user), _rematch_id(game))
+    (view,) = _views(game, seats, [seat_of(seats, user)])
+    return view
 
 
 def game_views(game: Game, seats: list[Seat]) -> tuple[dict[int, GameView], GameView]:
-    """Every seated user's view (by user id) and the public view, reading the state once.
-    Kept on the game instance, so the mover's answer reuses its own."""
-    state, rematch = game.engine_state(), _rematch_id(game)
-    views = {
-        seat.user_id: _view(game, seats, state, seat.number, rematch)
-        for seat in seats
-        if seat.user_id is not None
-    }
-    public = _view(game, seats, state, None, rematch)
+    """Every seated user's view (by user id) and the public view, reading the state once and
+    building what they share once. Kept on the game instance, so the mover's answer reuses
+    its own."""
+    players = [(seat.user_id, seat.number) for seat in seats if seat.user_id is not None]
+    public, *own = _views(game, seats, [None, *(number for _user, number in players)])
+    views = {user: view for (user, _number), view in zip(players, own, strict=True)}
     game.__dict__["_built_views"] = (_view_key(game, seats), views, public)
     return views, public
 
@@ -191,35 +188,39 @@ def _built_views(game: Game) -> tuple[dict[int, GameView], GameView] | None:
     return built[1], built[2]
 
 
-def _view(
-    game: Game, seats: list[Seat], state: State | None, you: int | None, rematch: int | None
-) -> GameView:
-    view: GameView = {
-        **_table(game, seats),
-        "you": you,
-        "round": None,
-        "hand": None,
-        "visible_hands": {},
-        "to_act": None,
-        "deadline": None,
-        "legal": None,
-        "scores": [],
-        "winners": None,
-        "shuffle_commitment": game.commitment,
-        "shuffle_seed": game.seed if game.is_over else None,
-        "rematch": rematch,
-    }
-    if state is None:
-        return view
-    seen = engine.seat_view(state, you)
+def _views(game: Game, seats: list[Seat], yous: list[int | None]) -> list[GameView]:
+    """The views of these seats (None: the public view), in order; the parts every seat sees
+    alike are shared by the views, so none may be changed."""
+    state, table, rematch = game.engine_state(), _table(game, seats), _rematch_id(game)
     active = game.status == GameStatus.ACTIVE  # an aborted game takes no more moves
-    view["round"], view["hand"] = seen["round"], seen["hand"]
-    view["visible_hands"], view["scores"] = seen["visible_hands"], seen["scores"]
-    view["winners"] = seen["winners"]
-    view["to_act"] = seen["to_act"] if active else None
-    view["legal"] = seen["legal"] if active else None
-    view["deadline"] = iso(game.deadline) if active and game.deadline is not None else None
-    return view
+    deadline = iso(game.deadline) if active and game.deadline is not None else None
+    seen_by = engine.seat_views(state, yous) if state is not None else [None] * len(yous)
+    views: list[GameView] = []
+    for you, seen in zip(yous, seen_by, strict=True):
+        view: GameView = {
+            **table,
+            "you": you,
+            "round": None,
+            "hand": None,
+            "visible_hands": {},
+            "to_act": None,
+            "deadline": None,
+            "legal": None,
+            "scores": [],
+            "winners": None,
+            "shuffle_commitment": game.commitment,
+            "shuffle_seed": game.seed if game.is_over else None,
+            "rematch": rematch,
+        }
+        if seen is not None:
+            view["round"], view["hand"] = seen["round"], seen["hand"]
+            view["visible_hands"], view["scores"] = seen["visible_hands"], seen["scores"]
+            view["winners"] = seen["winners"]
+            view["to_act"] = seen["to_act"] if active else None
+            view["legal"] = seen["legal"] if active else None
+            view["deadline"] = deadline
+        views.append(view)
+    return views
 
 
 def _rematch_id(game: Game) -> int | None:

@@ -47,7 +47,7 @@ from games.engine.rules import (
 )
 from games.engine.shuffle import commitment, deal_round, first_dealer, new_seed, shuffled_deck
 from games.engine.state import State, apply, replay, rounds_for
-from games.engine.views import View, event_view, legal_for, public_view, seat_view
+from games.engine.views import View, event_view, legal_for, public_view, seat_view, seat_views
 
 __all__ = [
     "BOTS",
@@ -105,6 +105,7 @@ __all__ = [
     "round_points",
     "rounds_for",
     "seat_view",
+    "seat_views",
     "shuffled_deck",
     "sort_hand",
     "start_game",

@@ -6,6 +6,7 @@ first round (R9) a seat sees every hand but its own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal, TypedDict, final
 
 from games.engine import events as ev
@@ -92,7 +93,14 @@ EventShown = Event | DealShown
 
 def seat_view(state: State, seat: int | None) -> View:
     """The view of `seat`, or the public view for spectators when seat is None."""
-    view: View = {
+    (view,) = seat_views(state, [seat])
+    return view
+
+
+def seat_views(state: State, seats: Sequence[int | None]) -> list[View]:
+    """The views of these seats (None: the public one), in order. What every seat sees alike
+    (the round, the scores) is built once and shared by the views: none may be changed."""
+    shared: View = {
         "round": _round_view(state),
         "hand": None,
         "visible_hands": {},
@@ -102,6 +110,11 @@ def seat_view(state: State, seat: int | None) -> View:
         "totals": list(state.totals),
         "winners": list(state.winners) if state.winners is not None else None,
     }
+    return [_own_view(state, seat, shared) for seat in seats]
+
+
+def _own_view(state: State, seat: int | None, shared: View) -> View:
+    view = shared.copy()
     if seat is None or state.round == 0:
         return view
     if state.is_blind_round:  # R9
