@@ -55,10 +55,15 @@ def _refresh(user_id: int) -> None:
         cache.add(_key(user_id), 1, TTL_SECONDS)  # expired under a live socket: it counts again
 
 
+def connected_here(user_id: int) -> bool:
+    """True while the user has a socket open in this process (no cache asked)."""
+    return _here[user_id] > 0
+
+
 def is_connected(user_id: int) -> bool:
     """True while the user has at least one socket open: in this process, or (to the best of
     the cache's count) in any."""
-    if _here[user_id] > 0:
+    if connected_here(user_id):
         return True
     try:
         return int(cache.get(_key(user_id)) or 0) > 0

@@ -27,8 +27,11 @@ def on_turn_started(
     At a live table the only notice is a push to a player with no socket open, so a player at
     a socket costs no task (the task checks again: a socket may close meanwhile). The check
     and the send run off this thread (games.enqueue): a frozen cache or broker never holds up
-    the move, and a notice that cannot be queued is lost, never the move's answer."""
+    the move, and a notice that cannot be queued is lost, never the move's answer. A socket of
+    this very process answers at once, and nothing is handed to that thread."""
     live = turn_seconds < limits.CORRESPONDENCE_SECONDS
+    if live and presence.connected_here(user_id):
+        return
     enqueue.call(lambda: _queue_notice(user_id, game_id, seq, live=live))
 
 

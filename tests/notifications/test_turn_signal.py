@@ -112,3 +112,30 @@ def test_a_live_table_costs_no_notice_task_while_the_player_is_at_a_socket(
         if connected:
             for player in people:
                 presence._closed(player.user_id)
+
+
+@pytest.mark.parametrize(("turn_seconds", "handed_on"), [(60, False), (DAY, True)])
+def test_a_socket_of_this_process_is_known_without_the_sender_thread(
+    make_player: Callable[..., Player],
+    notify_tasks: list[tuple[Any, ...]],
+    monkeypatch: pytest.MonkeyPatch,
+    turn_seconds: int,
+    handed_on: bool,
+) -> None:
+    """At a live table a player with a socket in this very process costs the move nothing
+    more: no cache call, nothing for the sender thread (a correspondence turn still is)."""
+    from games import enqueue
+
+    calls: list[object] = []
+    real_call = enqueue.call
+    monkeypatch.setattr(enqueue, "call", lambda work: (calls.append(work), real_call(work)))
+    people = [make_player() for _ in range(3)]
+    for player in people:
+        presence._here[player.user_id] += 1
+    try:
+        seat_players(people, turn_seconds=turn_seconds, blind_first_round=False)
+    finally:
+        for player in people:
+            presence._here[player.user_id] -= 1
+    assert bool(calls) == handed_on
+    assert bool(notify_tasks) == handed_on
