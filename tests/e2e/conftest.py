@@ -99,7 +99,8 @@ def server_url(
     daphne = ROOT / ".venv" / "bin" / "daphne"
     command = [str(daphne)] if daphne.exists() else [shutil.which("daphne") or "daphne"]
     port = _free_port()
-    log_path = artifacts / "e2e-server.log"
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # each pytest-xdist worker has its server
+    log_path = artifacts / (f"e2e-server-{worker}.log" if worker else "e2e-server.log")
     url = f"http://127.0.0.1:{port}"
     with log_path.open("w") as log:
         process = subprocess.Popen(

@@ -57,7 +57,7 @@ def test_solo_game_against_three_bots(browser: Any, server_url: str, artifacts: 
             assert state["round"]["number"] == 1, state
             assert state["names"][0] == "solo_e2e", state
 
-            state = play_solo(player, random.Random(4), Deadline(300, "the solo game"))
+            state = play_solo(player, random.Random(4), Deadline(600, "the solo game"))
 
             assert state["status"] == "finished", state
             page = player.page
@@ -118,7 +118,7 @@ def test_table_fits_a_phone_screen(browser: Any, server_url: str, artifacts: Pat
             )
             page.screenshot(path=str(artifacts / "phone-blind-round.png"), full_page=True)
             state = play_solo(
-                player, random.Random(9), Deadline(300, "the phone-sized game"), check
+                player, random.Random(9), Deadline(600, "the phone-sized game"), check
             )
             assert state["status"] == "finished", state
             assert set(checked) == set(range(1, 11)), sorted(set(checked))

@@ -34,7 +34,7 @@ from tests.e2e.helpers import (
 
 pytestmark = pytest.mark.e2e
 
-GAME_MINUTES = 12
+GAME_MINUTES = 20  # a stuck game fails here rather than hang the run
 SEED = int(os.environ.get("E2E_SEED", "2024"))  # the players' choices; the deal is the server's
 USERNAMES = ("alice_e2e", "bob_e2e", "carol_e2e")
 
