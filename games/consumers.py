@@ -19,6 +19,7 @@ from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
 from apikit import throttles
 from apikit.unavailable import refusal_or_unavailable
+from core import fastjson
 from core.errors import Error, error_body
 from core.text import json_problem
 from games import presence, push, selectors, services
@@ -61,7 +62,7 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:
-        return push.encode(content)
+        return fastjson.dumps(content)
 
 
 CLOSE_UNAUTHENTICATED = 4401

@@ -276,13 +276,8 @@ def _state(view: GameView, rows: list[EventRowView]) -> GameStateMessage:
         "type": "game.state",
         "seq": view["seq"],
         "you": view["you"] is not None,
-        "frame": encode(frame),
+        "frame": fastjson.dumps(frame),
     }
-
-
-def encode(content: Any) -> str:
-    """A socket frame's JSON text."""
-    return fastjson.dumps(content)
 
 
 def decode(message: GameStateMessage) -> StateSocketMessage:

@@ -193,32 +193,31 @@ def _views(game: Game, seats: list[Seat], yous: list[int | None]) -> list[GameVi
     alike are shared by the views, so none may be changed."""
     state, table, rematch = game.engine_state(), _table(game, seats), _rematch_id(game)
     active = game.status == GameStatus.ACTIVE  # an aborted game takes no more moves
-    deadline = iso(game.deadline) if active and game.deadline is not None else None
-    seen_by = engine.seat_views(state, yous) if state is not None else [None] * len(yous)
+    shared: GameView = {
+        **table,
+        "you": None,
+        "round": None,
+        "hand": None,
+        "visible_hands": {},
+        "to_act": None,
+        "deadline": iso(game.deadline) if active and game.deadline is not None else None,
+        "legal": None,
+        "scores": [],
+        "winners": None,
+        "shuffle_commitment": game.commitment,
+        "shuffle_seed": game.seed if game.is_over else None,
+        "rematch": rematch,
+    }
+    if state is None:
+        return [{**shared, "you": you} for you in yous]  # not started: nothing is active
     views: list[GameView] = []
-    for you, seen in zip(yous, seen_by, strict=True):
-        view: GameView = {
-            **table,
-            "you": you,
-            "round": None,
-            "hand": None,
-            "visible_hands": {},
-            "to_act": None,
-            "deadline": None,
-            "legal": None,
-            "scores": [],
-            "winners": None,
-            "shuffle_commitment": game.commitment,
-            "shuffle_seed": game.seed if game.is_over else None,
-            "rematch": rematch,
-        }
-        if seen is not None:
-            view["round"], view["hand"] = seen["round"], seen["hand"]
-            view["visible_hands"], view["scores"] = seen["visible_hands"], seen["scores"]
-            view["winners"] = seen["winners"]
-            view["to_act"] = seen["to_act"] if active else None
-            view["legal"] = seen["legal"] if active else None
-            view["deadline"] = deadline
+    for you, seen in zip(yous, engine.seat_views(state, yous), strict=True):
+        view: GameView = {**shared, "you": you}
+        view["round"], view["hand"] = seen["round"], seen["hand"]
+        view["visible_hands"], view["scores"] = seen["visible_hands"], seen["scores"]
+        view["winners"] = seen["winners"]
+        view["to_act"] = seen["to_act"] if active else None
+        view["legal"] = seen["legal"] if active else None
         views.append(view)
     return views
 
