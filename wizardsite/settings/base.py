@@ -100,6 +100,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # 3 s (wizardsite.api, wizardsite.middleware) instead of hanging.
     DATABASES["default"]["OPTIONS"] = {
         "connect_timeout": env_int("DATABASE_CONNECT_TIMEOUT", 2),
+        # Parameters bound by the server, and a query run 5 times on a connection becomes a
+        # prepared statement there (psycopg): the move path's few queries are parsed and
+        # planned once per pooled connection, not on every move. 0 turns them off (for a
+        # transaction-mode PgBouncer, which cannot keep them).
+        "server_side_binding": True,
+        "prepare_threshold": env_int("DATABASE_PREPARE_THRESHOLD", 5) or None,
         # A reconnection gives up after 4 s (psycopg's default: 5 minutes of growing back-off),
         # so the next request tries again at once: once PostgreSQL is back, the first request
         # gets a connection within the pool's timeout instead of waiting out a long back-off.
