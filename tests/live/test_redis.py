@@ -31,7 +31,8 @@ from tests.processes import end
 ROOT = Path(django_settings.BASE_DIR)
 PYTHON = sys.executable
 CELERY = str(Path(sys.executable).with_name("celery"))
-AUTO_MOVE_WITHIN = 15.0  # seconds: a 5 s turn limit, worker start-up and 1 s beat ticks
+TURN_SECONDS = 5  # the table's turn limit
+AUTO_MOVE_WITHIN = 15.0  # seconds: the turn limit, worker start-up and 1 s beat ticks
 
 SEND = """
 import os, sys, django
@@ -206,7 +207,7 @@ async def first_move_pushed(
             return view
         assert not renewed, "a turn is renewed once at most"
         renewed = True
-        ends += 5.0  # the renewed turn's full limit
+        ends += TURN_SECONDS  # the renewed turn's full limit
 
 
 @pytest.mark.redis
@@ -217,7 +218,7 @@ async def test_celery_beat_and_a_worker_play_an_expired_turn_and_push_it(
     redis_url: str, settings: Any, tmp_path: Path
 ) -> None:
     settings.CHANNEL_LAYERS = layer_settings(redis_url)
-    game_id, _ = await db(table, 3, blind_first_round=False, turn_seconds=5)
+    game_id, _ = await db(table, 3, blind_first_round=False, turn_seconds=TURN_SECONDS)
     before = await db(game_row, game_id)
     state = before.engine_state()
     assert state is not None and state.to_act is not None and before.deadline is not None
@@ -248,5 +249,5 @@ async def test_celery_beat_and_a_worker_play_an_expired_turn_and_push_it(
     # The next turn's clock runs from the auto-move's commit, not from the missed deadline.
     if after.seq == decision.seq:
         assert after.deadline is not None
-        started = after.deadline - timedelta(seconds=5)
+        started = after.deadline - timedelta(seconds=TURN_SECONDS)
         assert started >= decision.created_at and started >= before.deadline

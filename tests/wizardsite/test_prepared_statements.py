@@ -15,7 +15,7 @@ from tests.games.helpers import Player, seat_players
 
 @pytest.mark.postgres
 @pytest.mark.django_db
-def test_the_locked_game_read_is_prepared_after_a_few_moves(
+def test_the_locked_game_read_is_prepared_after_a_few_runs(
     make_player: Callable[..., Player],
 ) -> None:
     game_id = seat_players([make_player() for _ in range(3)], blind_first_round=False)
