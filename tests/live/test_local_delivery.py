@@ -1,0 +1,135 @@
+"""The Redis layer hands a group's message straight to this process's sockets when no other
+process listens to that group, and publishes it (once, heard once) when one does.
+
+A pattern subscription stands for an observer of every PUBLISH: Redis does not count it as a
+subscriber of the channel, so it changes no decision the layer makes."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+import redis.asyncio as aioredis
+from channels.layers import get_channel_layer
+
+from tests.live.test_redis import layer_settings
+
+pytestmark = [pytest.mark.redis, pytest.mark.asyncio]
+
+
+@pytest_asyncio.fixture
+async def layer(redis_url: str, settings: Any) -> AsyncIterator[Any]:
+    settings.CHANNEL_LAYERS = layer_settings(redis_url)
+    channel_layer = get_channel_layer()
+    yield channel_layer
+    await channel_layer.flush()
+
+
+@pytest_asyncio.fixture
+async def published(redis_url: str) -> AsyncIterator[list[tuple[str, bytes]]]:
+    """Every message PUBLISHed to a group channel while the test runs (channel, data)."""
+    client = aioredis.Redis.from_url(redis_url)
+    observer = client.pubsub()
+    await observer.psubscribe("asgi__group__local-*")
+    seen: list[tuple[str, bytes]] = []
+    ready = asyncio.Event()
+
+    async def listen() -> None:
+        async for message in observer.listen():
+            if message["type"] == "psubscribe":
+                ready.set()
+            elif message["type"] == "pmessage":
+                seen.append((message["channel"].decode(), message["data"]))
+
+    listening = asyncio.create_task(listen())
+    await asyncio.wait_for(ready.wait(), 5)
+    yield seen
+    listening.cancel()
+    await observer.aclose()
+    await client.aclose()
+
+
+def group_name() -> str:
+    return f"local-{uuid.uuid4().hex}"
+
+
+async def settle() -> None:
+    """Long enough for a PUBLISH to reach the observer, were there one."""
+    await asyncio.sleep(0.3)
+
+
+async def test_a_group_only_this_process_hears_is_delivered_without_a_publish(
+    layer: Any, published: list[tuple[str, bytes]]
+) -> None:
+    group = group_name()
+    member = await layer.new_channel()
+    await layer.group_add(group, member)
+
+    await layer.group_send_many([(group, {"type": "game.state", "n": 1})])
+
+    assert await asyncio.wait_for(layer.receive(member), 5) == {"type": "game.state", "n": 1}
+    await settle()
+    assert published == []
+
+
+async def test_a_group_nobody_hears_is_neither_published_nor_delivered(
+    layer: Any, published: list[tuple[str, bytes]]
+) -> None:
+    elsewhere = await layer.new_channel()
+    await layer.group_add(group_name(), elsewhere)
+
+    await layer.group_send_many([(group_name(), {"type": "game.state", "n": 1})])
+
+    await settle()
+    assert published == []
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(elsewhere), 0.3)
+
+
+async def test_a_group_another_process_hears_is_published_once_and_heard_once_here(
+    layer: Any, published: list[tuple[str, bytes]], redis_url: str
+) -> None:
+    group = group_name()
+    member = await layer.new_channel()
+    await layer.group_add(group, member)
+    other_process = aioredis.Redis.from_url(redis_url)
+    subscriber = other_process.pubsub()
+    await subscriber.subscribe(f"asgi__group__{group}")
+    try:
+        await layer.group_send_many([(group, {"type": "game.state", "n": 1})])
+
+        await settle()
+        assert [channel for channel, _ in published] == [f"asgi__group__{group}"]
+        assert layer.deserialize(published[0][1]) == {"type": "game.state", "n": 1}
+        assert await asyncio.wait_for(layer.receive(member), 5) == {"type": "game.state", "n": 1}
+        with pytest.raises(TimeoutError):  # the published copy is not delivered here twice
+            await asyncio.wait_for(layer.receive(member), 0.5)
+    finally:
+        await subscriber.aclose()
+        await other_process.aclose()
+
+
+async def test_a_push_sent_from_another_thread_reaches_the_sockets_of_this_loop_in_order(
+    layer: Any, published: list[tuple[str, bytes]]
+) -> None:
+    group, other = group_name(), group_name()
+    member, stranger = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add(group, member)
+    await layer.group_add(other, stranger)
+    messages = [(group, {"type": "game.state", "n": n}) for n in range(5)]
+
+    # As a move's thread does: a loop of its own (the web process's push loop).
+    sender = threading.Thread(target=asyncio.run, args=(layer.group_send_many(messages),))
+    sender.start()
+    await asyncio.to_thread(sender.join)
+
+    received = [await asyncio.wait_for(layer.receive(member), 5) for _ in messages]
+    assert [message["n"] for message in received] == [0, 1, 2, 3, 4]
+    with pytest.raises(TimeoutError):  # another group's socket heard none of it
+        await asyncio.wait_for(layer.receive(stranger), 0.3)
+    assert published == []
