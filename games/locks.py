@@ -6,7 +6,7 @@ from typing import Literal, overload
 
 from core.errors import NotFound
 from games import hot_reads
-from games.models import Game
+from games.models import Game, Seat
 
 
 @overload
@@ -25,3 +25,12 @@ def lock_game(game_id: int, *, skip_locked: bool = False) -> Game | None:
     if game is None and not skip_locked:
         raise NotFound(f"There is no game {game_id}.")
     return game
+
+
+def lock_table(game_id: int) -> tuple[Game, list[Seat]]:
+    """The game row locked as by lock_game, with its seats (selectors.table_seats), in one
+    query: what a move reads."""
+    found = hot_reads.locked_table(game_id)
+    if found is None:
+        raise NotFound(f"There is no game {game_id}.")
+    return found

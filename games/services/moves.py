@@ -21,7 +21,7 @@ from games import engine, enqueue, hot_writes, push, selectors
 from games.difficulty import make_seat_bot
 from games.engine import EngineError, Event, Move, State
 from games.enqueue import game_transaction
-from games.locks import lock_game
+from games.locks import lock_game, lock_table
 from games.models import Event as EventRow
 from games.models import Game, GameStatus, Seat
 from games.services import clock
@@ -54,8 +54,7 @@ def move_apply(
     move = engine.parse_move(body)
     refusal: ApplicationError | EngineError | None = None
     with game_transaction() as sent:
-        game = lock_game(game_id)
-        seats = selectors.table_seats(game)
+        game, seats = lock_table(game_id)
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
             ensure_can_play(user)  # a barred stranger hears that first
@@ -205,10 +204,10 @@ def bot_step(*, game_id: int, seq: int) -> bool:
     if step is None:
         return False
     with game_transaction():
-        game = lock_game(game_id)
+        game, seats = lock_table(game_id)
         if game.status != GameStatus.ACTIVE or game.seq != seq:
             return False  # a move, the timer or a twin task got there first
-        _record(game, selectors.table_seats(game), *step)
+        _record(game, seats, *step)
     return True
 
 
@@ -300,8 +299,9 @@ def start(game: Game) -> None:
 def _record(game: Game, seats: list[Seat], state: State, events: list[Event]) -> None:
     """Append the event rows, refresh the game's cached state, turn and deadline (the new
     turn's limit counts from now, its commit), and push the new views once the transaction
-    commits."""
+    commits. The rows are stamped with the same now as the new turn's start."""
     first = game.seq + 1
+    now = timezone.now()
     rows = [
         EventRow(
             game=game,
@@ -310,11 +310,10 @@ def _record(game: Game, seats: list[Seat], state: State, events: list[Event]) ->
             seat=event.get("seat") if event["type"] in engine.PLAYER_DECISIONS else None,
             auto=event.get("auto", False),
             payload=event,
+            created_at=now,
         )
         for i, event in enumerate(events)
     ]
-    hot_writes.events_insert(rows)
-    now = timezone.now()
     game.__dict__["_seats"] = seats  # for the caller's answer (selectors.game_view)
     game.seq = state.seq
     game.set_engine_state(state)
@@ -327,7 +326,7 @@ def _record(game: Game, seats: list[Seat], state: State, events: list[Event]) ->
         game.finished_at = now
         fields += ["finished_at"]
         _record_results(game, seats, state)
-    hot_writes.game_update(game, fields)
+    hot_writes.game_record(rows, game, fields)
     _schedule_next_step(game, seats, state, events)
     if not _step_pending(seats, state):
         clock.schedule_expiry(game, now)

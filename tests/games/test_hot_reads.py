@@ -1,0 +1,57 @@
+"""The move's one read (the game row locked with its seats and their standing) gives what the
+ORM gives, seat for seat, with a suspension in force seen as barred and a bot seat without a
+user."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Suspension
+from games import hot_reads
+from games.models import Game, Seat
+from tests.games.helpers import Player, seat_players
+
+
+def as_orm(seat: Seat) -> tuple[object, ...]:
+    return (seat.pk, seat.number, seat.user_id, seat.bot_kind, seat.away, seat.expiries)
+
+
+def test_the_locked_table_is_the_game_and_its_seats_in_order_with_their_standing(
+    make_player: Callable[..., Player],
+) -> None:
+    people = [make_player() for _ in range(2)]
+    game_id = seat_players(people, seats=4, bots=1)
+    Suspension.objects.create(
+        user_id=people[1].user_id, until=timezone.now() + timedelta(days=1), reason="rude"
+    )
+
+    with transaction.atomic():
+        found = hot_reads.locked_table(game_id)
+    assert found is not None
+    game, seats = found
+
+    expected = Game.objects.get(pk=game_id)
+    assert (game.pk, game.seq, game.state, game.created_by.username) == (
+        expected.pk,
+        expected.seq,
+        expected.state,
+        expected.created_by.username,
+    )
+    orm_seats = list(Seat.objects.filter(game_id=game_id).order_by("number"))
+    assert [as_orm(seat) for seat in seats] == [as_orm(seat) for seat in orm_seats]
+    assert [seat.user.username if seat.user else None for seat in seats] == [
+        seat.user.username if seat.user else None for seat in orm_seats
+    ]
+    barred = {seat.user_id: seat.barred for seat in seats}  # type: ignore[attr-defined]
+    assert barred[people[1].user_id] is True and barred[people[0].user_id] is False
+    assert any(seat.user_id is None for seat in seats)  # the bot's seat is read too
+
+
+def test_no_game_gives_none(db: None) -> None:
+    with transaction.atomic():
+        assert hot_reads.locked_table(10**12) is None
+        assert hot_reads.locked_table(2**70) is None  # an id no column can hold
