@@ -1,14 +1,18 @@
-"""The channel layer: channels_redis's pub/sub layer, plus a push of many groups' messages in
-one Redis round trip that goes through Redis only where another process listens."""
+"""The channel layer: channels_redis's pub/sub layer, plus a push of many groups' messages that
+goes through Redis only where another process listens."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
-from typing import Any
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
 from channels_redis.pubsub import RedisPubSubChannelLayer
+
+log = logging.getLogger(__name__)
 
 # For each KEY: PUBLISH its ARGV when the channel has more subscribers than this process holds
 # itself (the count after the messages), that is when another process listens. Returns 1 for
@@ -26,23 +30,56 @@ end
 return published
 """
 
+# How often a web process asks Redis which groups other processes listen to, and how long an
+# answer is trusted (counted from when it was asked). A socket that connects elsewhere is
+# known here within REFRESH_SECONDS; the game socket catches up on anything it missed
+# meanwhile (games.consumers.CATCH_UP_AFTER).
+REFRESH_SECONDS = 1.0
+TRUSTED_FOR = 2 * REFRESH_SECONDS
+
+M = TypeVar("M", bound=Mapping[str, Any])
+Message = tuple[str, dict[str, Any]]
+Item = tuple[str, bytes]  # a group's channel name and a serialized message
+
 
 class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     """A move's push is a message per seat group, one for the watch group and a few for the
-    players' `ws/me/` sockets: `group_send_many` sends them all with one script call per Redis
-    host (one command to send and one reply to parse) instead of one awaited round trip, and
-    one turn of the host's lock, each. Each message still goes to its own group only.
+    players' `ws/me/` sockets. Each message still goes to its own group only.
 
-    A group that no other process subscribes to (every socket of a game in this web process,
-    or no socket anywhere) is not published at all: its message goes straight into the queues
-    of this process's sockets in it, as the subscriber would have put it there. A group that
-    another process listens to is published, to every subscriber, this process's included."""
+    A web process keeps, fresh to the second (`watch_listeners`), the groups that sockets of
+    other processes listen to. A message to any other group never touches Redis: `send_here`
+    puts it straight into the queues of this process's sockets in that group, as the
+    subscriber would have (none, when nobody listens). The rest, and everything a process
+    without that knowledge sends (a Celery worker), goes to `group_send_many`: one script call
+    per Redis host publishes each message whose group another process subscribes to, and this
+    process's own sockets get the others from their queues."""
 
-    async def group_send_many(self, messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    _elsewhere: frozenset[str] = frozenset()
+    _elsewhere_at = float("-inf")  # monotonic time the answer was asked for
+
+    def send_here(self, messages: Sequence[tuple[str, M]]) -> list[tuple[str, M]]:
+        """From any thread: deliver each message whose group no other process listens to (as
+        asked at most TRUSTED_FOR ago) to this process's sockets; returns the others, in
+        order, for group_send_many (all of them without a fresh answer)."""
+        if time.monotonic() - self._elsewhere_at > TRUSTED_FOR:
+            return list(messages)
+        elsewhere = self._elsewhere
+        here: list[Item] = []
+        rest: list[tuple[str, M]] = []
+        for group, message in messages:
+            channel = self._group_channel(group)
+            if channel in elsewhere:
+                rest.append((group, message))
+            else:
+                here.append((channel, self.serialize(message)))
+        self._deliver_here(here)
+        return rest
+
+    async def group_send_many(self, messages: Sequence[Message]) -> None:
         """Each message to the subscribers of its group, in order, one round trip per host."""
         # channels_redis keeps one connection set per event loop: use this loop's.
         layer = self._get_layer()
-        by_shard: dict[Any, list[tuple[str, bytes]]] = {}
+        by_shard: dict[Any, list[Item]] = {}
         for group, message in messages:
             channel = layer._get_group_channel_name(group)
             shard = layer._get_shard(channel)
@@ -69,6 +106,41 @@ class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc
                 [item for item, sent in zip(items, published, strict=True) if not sent]
             )
 
+    async def watch_listeners(self) -> None:
+        """Forever, every REFRESH_SECONDS: which groups sockets of other processes listen to
+        (a failed look-up leaves the last answer to go stale)."""
+        while True:
+            try:
+                await self._look_up_elsewhere()
+            except Exception as error:
+                log.warning("listeners elsewhere unknown: %r", error)
+            await asyncio.sleep(REFRESH_SECONDS)
+
+    async def _look_up_elsewhere(self) -> None:
+        asked = time.monotonic()
+        layer = self._get_layer()
+        pattern = layer._get_group_channel_name("*")
+        loop_layers = list(self._layers.values())
+        here = {channel for loop_layer in loop_layers for channel in list(loop_layer.groups)}
+        elsewhere: set[str] = set()
+        for shard in layer._shards:
+            async with shard._lock:
+                shard._ensure_redis()
+                client = shard._redis
+                listened = [channel.decode() for channel in await client.pubsub_channels(pattern)]
+                shared = [channel for channel in listened if channel in here]
+                counts = await client.pubsub_numsub(*shared) if shared else []
+            elsewhere.update(channel for channel in listened if channel not in here)
+            elsewhere.update(
+                channel.decode()
+                for channel, count in counts
+                if count > self._subscribed_here(channel.decode())
+            )
+        self._elsewhere, self._elsewhere_at = frozenset(elsewhere), asked
+
+    def _group_channel(self, group: str) -> str:
+        return f"{self._kwargs.get('prefix', 'asgi')}__group__{group}"
+
     def _subscribed_here(self, channel: str) -> int:
         """How many of this process's subscriptions to Redis hear `channel` (one per event
         loop with sockets in its group). A loop whose last member left counts none from the
@@ -79,12 +151,15 @@ class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc
             for loop_layer in list(self._layers.values())
         )
 
-    def _deliver_here(self, items: list[tuple[str, bytes]]) -> None:
+    def _deliver_here(self, items: list[Item]) -> None:
         """Into the queue of each socket of this process in each group, in order, in the
         socket's own event loop."""
         if not items:
             return
-        running = asyncio.get_running_loop()
+        try:
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # a move's thread
+            running = None
         for loop, loop_layer in list(self._layers.items()):
             if not any(channel in loop_layer.groups for channel, _ in items):
                 continue
@@ -95,7 +170,7 @@ class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc
                     loop.call_soon_threadsafe(_deliver, loop_layer, items)
 
 
-def _deliver(loop_layer: Any, items: list[tuple[str, bytes]]) -> None:
+def _deliver(loop_layer: Any, items: list[Item]) -> None:
     for channel, data in items:
         for member in tuple(loop_layer.groups.get(channel, ())):
             queue = loop_layer.channels.get(member)

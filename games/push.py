@@ -24,6 +24,7 @@ from apikit.schema import DateTime
 from core import fastjson
 from core.errors import ErrorDetail
 from games import engine, selectors
+from games.layers import PipelinedPubSubChannelLayer
 from games.models import Event, Game, GameStatus, Seat
 from games.selectors import ChatMessageView, GameView
 from games.selectors import EventRow as EventRowView
@@ -305,6 +306,10 @@ def send_many(messages: list[tuple[str, LayerMessage]]) -> None:
     if layer is None or not messages:
         return
     try:
+        if isinstance(layer, PipelinedPubSubChannelLayer):  # our own groups skip Redis
+            messages = layer.send_here(messages)
+            if not messages:
+                return
         if _own_loop is not None:
             sending = asyncio.run_coroutine_threadsafe(_send(layer, messages), _own_loop)
             if _own_loop_waits:
@@ -336,7 +341,8 @@ def use_own_loop(*, wait: bool = True) -> None:
     """From now on this process pushes through one event loop in a daemon thread (for
     processes whose threads have no loop of their own: Celery workers). `wait=False` (web
     processes, games.apps): a push is handed to that loop and the move's thread goes on, so
-    no move waits for Redis."""
+    no move waits for Redis; and the layer keeps up with which groups other processes listen
+    to, so pushes to this process's own sockets never go through Redis."""
     global _own_loop, _own_loop_waits
     _own_loop_waits = wait
     if _own_loop is not None:
@@ -344,3 +350,6 @@ def use_own_loop(*, wait: bool = True) -> None:
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, name="push-loop", daemon=True).start()
     _own_loop = loop
+    layer = get_channel_layer()
+    if not wait and isinstance(layer, PipelinedPubSubChannelLayer):  # a web process
+        asyncio.run_coroutine_threadsafe(layer.watch_listeners(), loop)

@@ -1,5 +1,6 @@
 """The Redis layer hands a group's message straight to this process's sockets when no other
-process listens to that group, and publishes it (once, heard once) when one does.
+process listens to that group, and publishes it (once, heard once) when one does; once a web
+process knows which groups other processes hear, the others never touch Redis.
 
 A pattern subscription stands for an observer of every PUBLISH: Redis does not count it as a
 subscriber of the channel, so it changes no decision the layer makes."""
@@ -17,6 +18,7 @@ import pytest_asyncio
 import redis.asyncio as aioredis
 from channels.layers import get_channel_layer
 
+from games import layers
 from tests.live.test_redis import layer_settings
 
 pytestmark = [pytest.mark.redis, pytest.mark.asyncio]
@@ -141,3 +143,44 @@ async def test_a_push_sent_from_another_thread_reaches_the_sockets_of_this_loop_
     with pytest.raises(TimeoutError):  # another group's socket heard none of it
         await asyncio.wait_for(layer.receive(stranger), 0.3)
     assert to([group, other], published) == []
+
+
+async def test_once_it_knows_who_listens_elsewhere_send_here_keeps_only_those_groups_for_redis(
+    layer: Any, published: list[tuple[str, bytes]], redis_url: str
+) -> None:
+    mine, theirs = group_name(), group_name()
+    member = await layer.new_channel()
+    await layer.group_add(mine, member)
+    other_process = aioredis.Redis.from_url(redis_url)
+    subscriber = other_process.pubsub()
+    await subscriber.subscribe(f"asgi__group__{theirs}")
+    to_mine, to_theirs = (mine, {"type": "game.state", "n": 1}), (theirs, {"type": "game.state"})
+    try:
+        # Before it has asked Redis, everything goes the safe way: through group_send_many.
+        assert layer.send_here([to_mine, to_theirs]) == [to_mine, to_theirs]
+
+        await layer._look_up_elsewhere()
+        # From a move's thread, which has no event loop.
+        rest = await asyncio.to_thread(layer.send_here, [to_mine, to_theirs])
+
+        assert rest == [to_theirs]
+        assert await asyncio.wait_for(layer.receive(member), 5) == to_mine[1]
+        await settle()
+        assert to([mine, theirs], published) == []  # send_here itself never publishes
+    finally:
+        await subscriber.aclose()
+        await other_process.aclose()
+
+
+async def test_an_answer_older_than_it_is_trusted_for_sends_everything_through_redis(
+    layer: Any,
+) -> None:
+    mine = group_name()
+    member = await layer.new_channel()
+    await layer.group_add(mine, member)
+    await layer._look_up_elsewhere()
+    message = (mine, {"type": "game.state", "n": 1})
+    assert layer.send_here([message]) == []
+
+    layer._elsewhere_at -= layers.TRUSTED_FOR + 1
+    assert layer.send_here([message]) == [message]
