@@ -18,6 +18,7 @@ from django.urls import path  # noqa: E402
 
 from games import push  # noqa: E402
 from games.consumers import GameConsumer, LobbyConsumer, MeConsumer  # noqa: E402
+from wizardsite.request_threads import RequestThreads  # noqa: E402
 from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
 from wizardsite.ws_guard import RefuseWhileDatabaseDown  # noqa: E402
 
@@ -34,7 +35,7 @@ if not str(settings.CHANNEL_LAYERS["default"]["BACKEND"]).endswith(".InMemoryCha
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": RequestThreads(django_asgi_app),
         "websocket": SameOriginOnly(
             RefuseWhileDatabaseDown(
                 TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))
