@@ -5,11 +5,11 @@ from __future__ import annotations
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+from wizardsite.request_threads import http_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wizardsite.settings")
 GC_ALLOCATIONS = 50_000  # allocations between two collections of the youngest objects
-django_asgi_app = get_asgi_application()  # set up Django before importing consumers
+django_http = http_application()  # set up Django before importing consumers
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -18,7 +18,6 @@ from django.urls import path  # noqa: E402
 
 from games import push  # noqa: E402
 from games.consumers import GameConsumer, LobbyConsumer, MeConsumer  # noqa: E402
-from wizardsite.request_threads import RequestThreads  # noqa: E402
 from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
 from wizardsite.ws_guard import RefuseWhileDatabaseDown  # noqa: E402
 
@@ -35,7 +34,7 @@ if not str(settings.CHANNEL_LAYERS["default"]["BACKEND"]).endswith(".InMemoryCha
 
 application = ProtocolTypeRouter(
     {
-        "http": RequestThreads(django_asgi_app),
+        "http": django_http,
         "websocket": SameOriginOnly(
             RefuseWhileDatabaseDown(
                 TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))

@@ -9,7 +9,7 @@ import threading
 from typing import Any
 
 import pytest
-from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from asgiref.sync import AsyncToSync, ThreadSensitiveContext, sync_to_async
 from channels.testing import HttpCommunicator
 
 from wizardsite.asgi import application
@@ -94,3 +94,26 @@ async def test_the_site_serves_http_through_the_pool() -> None:
     )
     response = await communicator.get_response(timeout=10)
     assert response["status"] == 200
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_request_runs_its_middleware_and_view_without_going_back_to_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Django's own ASGI handler calls its view from the event loop: its innermost (sync)
+    middleware hands the request back to the loop through async_to_sync."""
+    back_to_the_loop: list[Any] = []
+    original = AsyncToSync.__call__
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        back_to_the_loop.append(self)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(AsyncToSync, "__call__", counting)
+    for path in ("/api/v1/games/", "/rules/"):
+        communicator = HttpCommunicator(
+            application, "GET", path, headers=[(b"host", b"testserver")]
+        )
+        response = await communicator.get_response(timeout=10)
+        assert response["status"] in (200, 401)  # the rules; the API without a token
+    assert back_to_the_loop == []
