@@ -8,6 +8,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 _db_threads = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="socket-db")
 
 
+@cache  # one wrapper a function: making one inspects the function, for every message
 def in_db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     """Run `func` in one of the socket database threads, then hand the thread's connection
     back to the pool (as CONN_MAX_AGE=0 would; said here, since channels' own clean-up is
@@ -72,6 +74,8 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 # REFRESH_SECONDS, or a process stops trusting what it knew after TRUSTED_FOR.
 CATCH_UP_AFTER = layers.TRUSTED_FOR + 1.0
 
+_throttle_hit = sync_to_async(throttles.hit, thread_sensitive=False)
+
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
@@ -81,6 +85,7 @@ class GameConsumer(FastJsonConsumer):
     """One socket of one user at one game: their seat's view, or the public one."""
 
     game_id: int
+    user_id: int
     groups: tuple[str, ...] = ()
     seated = False  # chat belongs to the table's players: spectators get none
     seq = -1  # the seq of the newest view this socket has sent
@@ -91,6 +96,7 @@ class GameConsumer(FastJsonConsumer):
         if await _refused(self):
             return
         user = self.scope["user"]
+        self.user_id = user.pk
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         found, playing = await in_db(_game_standing)(self.game_id, user.pk)
         if not found:
@@ -154,8 +160,7 @@ class GameConsumer(FastJsonConsumer):
 
     async def _throttled_or(self, action: Any, content: Any) -> None:
         """Socket messages count against the `socket` rate (a flood of sync costs queries)."""
-        hit = sync_to_async(throttles.hit, thread_sensitive=False)
-        wait = await hit("socket", str(self.scope["user"].pk))
+        wait = await _throttle_hit("socket", str(self.user_id))
         if wait is None:
             await action(content)
         else:
@@ -195,7 +200,7 @@ class GameConsumer(FastJsonConsumer):
     async def game_state(self, message: push.GameStateMessage) -> None:
         """A view pushed after a committed change, with the rows it appended: this user's own
         (their group), or the public one (the watch group) unless they have their own."""
-        if self.scope["user"].pk in message.get("seated", ()):
+        if self.user_id in message.get("seated", ()):
             return
         if message["seq"] < self.seq:
             return  # late: this socket has sent a newer view already
