@@ -109,11 +109,16 @@ class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc
     async def watch_listeners(self) -> None:
         """Forever, every REFRESH_SECONDS: which groups sockets of other processes listen to
         (a failed look-up leaves the last answer to go stale)."""
+        failing = False
         while True:
             try:
                 await self._look_up_elsewhere()
             except Exception as error:
-                log.warning("listeners elsewhere unknown: %r", error)
+                if not failing:  # once an outage, not every second of it
+                    log.warning("listeners elsewhere unknown (pushes go through Redis): %r", error)
+                failing = True
+            else:
+                failing = False
             await asyncio.sleep(REFRESH_SECONDS)
 
     async def _look_up_elsewhere(self) -> None:

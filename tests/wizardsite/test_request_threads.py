@@ -9,8 +9,9 @@ import threading
 from typing import Any
 
 import pytest
-from asgiref.sync import AsyncToSync, ThreadSensitiveContext, sync_to_async
+from asgiref.sync import AsyncToSync, SyncToAsync, ThreadSensitiveContext, sync_to_async
 from channels.testing import HttpCommunicator
+from django.core.signals import request_finished, request_started
 
 from wizardsite.asgi import application
 from wizardsite.request_threads import KEEP_IDLE, RequestThreads
@@ -117,3 +118,41 @@ async def test_a_request_runs_its_middleware_and_view_without_going_back_to_the_
         response = await communicator.get_response(timeout=10)
         assert response["status"] in (200, 401)  # the rules; the API without a token
     assert back_to_the_loop == []
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_request_hops_to_its_thread_once_and_its_signals_fire_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Django's own handler hops for request_started, for the chain, for the view and to close
+    the response; here it is one call on the thread, request_started to request_finished."""
+    hops: list[Any] = []
+    original = SyncToAsync.__call__
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(self)
+        return original(self, *args, **kwargs)
+
+    fired: list[tuple[str, threading.Thread]] = []
+
+    def started(**kwargs: Any) -> None:
+        fired.append(("started", threading.current_thread()))
+
+    def finished(**kwargs: Any) -> None:
+        fired.append(("finished", threading.current_thread()))
+
+    request_started.connect(started)
+    request_finished.connect(finished)
+    monkeypatch.setattr(SyncToAsync, "__call__", counting)
+    try:
+        communicator = HttpCommunicator(
+            application, "GET", "/rules/", headers=[(b"host", b"testserver")]
+        )
+        response = await communicator.get_response(timeout=10)
+    finally:
+        request_started.disconnect(started)
+        request_finished.disconnect(finished)
+    assert response["status"] == 200 and b"<html" in response["body"]
+    assert len(hops) == 1
+    assert [name for name, _ in fired] == ["started", "finished"]
+    assert fired[0][1] is fired[1][1] is not threading.current_thread()
