@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install run serve test lint bench
+.PHONY: install run serve test test-browser lint bench
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -46,14 +46,17 @@ serve: install
 	PORT=$(PORT) HOST=$(HOST) WEB_CONCURRENCY=$(WEB_CONCURRENCY) \
 	$(BIN)/honcho -f Procfile.production start
 
-# The suite, then the browser tests (marked e2e; E2E=0 leaves them out) two files at a time:
-# they mostly wait on the pages' animations. pytest exits 5 when it collects no test: say so
-# rather than fail the build.
+# The suite, then the browser tests (marked e2e; E2E=0 leaves them out, `make test-browser`
+# runs them alone) two files at a time: they mostly wait on the pages' animations. pytest exits
+# 5 when it collects no test: say so rather than fail the build.
 E2E ?= 1
 PYTEST = { $(BIN)/python -m pytest $(1) || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected"; [ $$rc -eq 5 ]; }; }
 test: install
 	$(call PYTEST,-m "not e2e" $(PYTEST_ARGS))
-	@[ "$(E2E)" = 0 ] || $(call PYTEST,-m e2e -n 2 --dist loadfile $(PYTEST_ARGS))
+	@[ "$(E2E)" = 0 ] || $(MAKE) --no-print-directory test-browser
+
+test-browser: install
+	$(call PYTEST,-m e2e -n 2 --dist loadfile $(PYTEST_ARGS))
 
 lint: install
 	$(BIN)/ruff check .

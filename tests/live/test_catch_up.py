@@ -4,6 +4,7 @@ the push would have brought them; a socket that missed nothing is sent nothing m
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 from unittest import mock
 
@@ -20,7 +21,8 @@ CATCH_UP_AFTER = 0.5
 
 @pytest.fixture(autouse=True)
 def _redis_layer_and_a_short_wait(redis_url: str, settings: Any) -> Any:
-    settings.CHANNEL_LAYERS = layer_settings(redis_url)
+    # Game ids repeat between test runs' databases: groups of a prefix of this run's own.
+    settings.CHANNEL_LAYERS = layer_settings(redis_url, prefix=f"catch-up-{uuid.uuid4().hex}")
     with mock.patch.object(consumers, "CATCH_UP_AFTER", CATCH_UP_AFTER):
         yield
 

@@ -59,11 +59,13 @@ asyncio.run(main())
 """
 
 
-def layer_settings(url: str) -> dict[str, Any]:
-    """The project's channel layer (wizardsite/settings/base.py), on the test's Redis."""
+def layer_settings(url: str, *, prefix: str = "asgi") -> dict[str, Any]:
+    """The project's channel layer (wizardsite/settings/base.py), on the test's Redis; a
+    `prefix` of its own keeps a test's groups apart from another test run's on that Redis
+    (Redis pub/sub channels are shared by all its databases)."""
     hosts = [{"address": url, **django_settings.REDIS_HOST_OPTIONS}]
     backend = "games.layers.PipelinedPubSubChannelLayer"
-    return {"default": {"BACKEND": backend, "CONFIG": {"hosts": hosts}}}
+    return {"default": {"BACKEND": backend, "CONFIG": {"hosts": hosts, "prefix": prefix}}}
 
 
 def service_env(redis_url: str, **extra: str) -> dict[str, str]:
