@@ -91,6 +91,7 @@ class GameConsumer(FastJsonConsumer):
     seq = -1  # the seq of the newest view this socket has sent
     online: presence.Presence | None = None  # counted as one of the user's open sockets
     catching_up: asyncio.Future[None] | None = None
+    caught_up = -1  # the seq of the view a catch-up sent, whose push may still come
 
     async def connect(self) -> None:
         if await _refused(self):
@@ -134,7 +135,7 @@ class GameConsumer(FastJsonConsumer):
             log.info("catch-up of game %s skipped: %r", self.game_id, error)
             return
         if missed is not None and missed["state"]["seq"] > self.seq:
-            self.seq = missed["state"]["seq"]
+            self.seq = self.caught_up = missed["state"]["seq"]
             await self._send(missed)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -202,8 +203,8 @@ class GameConsumer(FastJsonConsumer):
         (their group), or the public one (the watch group) unless they have their own."""
         if self.user_id in message.get("seated", ()):
             return
-        if message["seq"] < self.seq:
-            return  # late: this socket has sent a newer view already
+        if message["seq"] < self.seq or message["seq"] == self.caught_up:
+            return  # late: this socket has sent this view (by catching up) or a newer one
         self.seq, self.seated = message["seq"], message["you"]
         await self.send(text_data=message["frame"])
 

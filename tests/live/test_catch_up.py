@@ -9,8 +9,10 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from django.db import transaction
 
-from games import consumers, push
+from games import consumers, push, selectors
+from games.locks import lock_game
 from tests.live.helpers import QUIET, Sockets, db, event_rows, open_seats, rest_move, table
 from tests.live.test_redis import layer_settings
 
@@ -42,7 +44,18 @@ async def test_a_socket_that_missed_a_push_gets_the_view_and_the_rows_it_missed(
         assert state == await db(people[seat].view, game_id)
         assert [row["seq"] for row in events] == [rows[-1].seq]
         assert events[0]["seat"] == mover and events[0]["type"] in ("bid", "play")
+
+    # The push that was on its way all along arrives after all: nobody hears the view twice.
+    await db(push_again, game_id)
+    for socket in seat_sockets:
         assert await socket.nothing()
+
+
+def push_again(game_id: int) -> None:
+    """The game's views pushed once more, as they stand (the same seq)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        push.publish_on_commit(game, selectors.table_seats(game))
 
 
 async def test_a_socket_that_missed_nothing_is_sent_nothing_more(sockets: Sockets) -> None:
