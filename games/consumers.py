@@ -25,7 +25,7 @@ from apikit.unavailable import refusal_or_unavailable
 from core import fastjson
 from core.errors import Error, error_body
 from core.text import json_problem
-from games import layers, presence, push, selectors, services
+from games import layers, listeners, presence, push, selectors, services
 from games.models import Game, GameStatus, Seat
 from games.selectors import GameView
 
@@ -70,9 +70,9 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         return fastjson.dumps(content)
 
 
-# games.layers: a socket's subscription is known to every web process within
-# REFRESH_SECONDS, or a process stops trusting what it knew after TRUSTED_FOR.
-CATCH_UP_AFTER = layers.TRUSTED_FOR + 1.0
+# games.listeners: other web processes hear of a socket's subscription at once, or find it
+# within REFRESH_SECONDS, or stop trusting what they knew after TRUSTED_FOR.
+CATCH_UP_AFTER = listeners.TRUSTED_FOR + 1.0
 
 _throttle_hit = sync_to_async(throttles.hit, thread_sensitive=False)
 

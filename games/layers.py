@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
-log = logging.getLogger(__name__)
+from games import listeners
+from games.listeners import Listeners
 
 # For each KEY: PUBLISH its ARGV when the channel has more subscribers than this process holds
 # itself (the count after the messages), that is when another process listens. Returns 1 for
@@ -30,13 +29,6 @@ end
 return published
 """
 
-# How often a web process asks Redis which groups other processes listen to, and how long an
-# answer is trusted (counted from when it was asked). A socket that connects elsewhere is
-# known here within REFRESH_SECONDS; the game socket catches up on anything it missed
-# meanwhile (games.consumers.CATCH_UP_AFTER).
-REFRESH_SECONDS = 1.0
-TRUSTED_FOR = 2 * REFRESH_SECONDS
-
 M = TypeVar("M", bound=Mapping[str, Any])
 Message = tuple[str, dict[str, Any]]
 Item = tuple[str, bytes]  # a group's channel name and a serialized message
@@ -46,29 +38,30 @@ class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc
     """A move's push is a message per seat group, one for the watch group and a few for the
     players' `ws/me/` sockets. Each message still goes to its own group only.
 
-    A web process keeps, fresh to the second (`watch_listeners`), the groups that sockets of
-    other processes listen to. A message to any other group never touches Redis: `send_here`
+    A web process keeps up (`watch_listeners`, games.listeners) with the groups that sockets
+    of other processes listen to. A message to any other group never touches Redis: `send_here`
     puts it straight into the queues of this process's sockets in that group, as the
     subscriber would have (none, when nobody listens). The rest, and everything a process
     without that knowledge sends (a Celery worker), goes to `group_send_many`: one script call
     per Redis host publishes each message whose group another process subscribes to, and this
     process's own sockets get the others from their queues."""
 
-    _elsewhere: frozenset[str] = frozenset()
-    _elsewhere_at = float("-inf")  # monotonic time the answer was asked for
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.listeners = Listeners()
 
     def send_here(self, messages: Sequence[tuple[str, M]]) -> list[tuple[str, M]]:
         """From any thread: deliver each message whose group no other process listens to (as
         asked at most TRUSTED_FOR ago) to this process's sockets; returns the others, in
         order, for group_send_many (all of them without a fresh answer)."""
-        if time.monotonic() - self._elsewhere_at > TRUSTED_FOR:
+        known = self.listeners
+        if not known.known():
             return list(messages)
-        elsewhere = self._elsewhere
         here: list[Item] = []
         rest: list[tuple[str, M]] = []
         for group, message in messages:
             channel = self._group_channel(group)
-            if channel in elsewhere:
+            if known.heard_elsewhere(channel):
                 rest.append((group, message))
             else:
                 here.append((channel, self.serialize(message)))
@@ -107,41 +100,27 @@ class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc
             )
 
     async def watch_listeners(self) -> None:
-        """Forever, every REFRESH_SECONDS: which groups sockets of other processes listen to
-        (a failed look-up leaves the last answer to go stale)."""
-        failing = False
-        while True:
-            try:
-                await self._look_up_elsewhere()
-            except Exception as error:
-                if not failing:  # once an outage, not every second of it
-                    log.warning("listeners elsewhere unknown (pushes go through Redis): %r", error)
-                failing = True
-            else:
-                failing = False
-            await asyncio.sleep(REFRESH_SECONDS)
+        """Forever: keep up with which groups sockets of other processes listen to."""
+        await listeners.watch(self.listeners, self._get_layer(), self._here)
 
-    async def _look_up_elsewhere(self) -> None:
-        asked = time.monotonic()
+    async def look_up_listeners(self) -> None:
+        """Ask Redis now who listens elsewhere (as watch_listeners does every second)."""
+        await listeners.look_up(self.listeners, self._get_layer(), self._here)
+
+    async def group_add(self, group: str, channel: str) -> None:
+        """As channels_redis's, and the first socket of this process in a group tells the
+        other web processes at once (games.listeners)."""
         layer = self._get_layer()
-        pattern = layer._get_group_channel_name("*")
+        group_channel = layer._get_group_channel_name(group)
+        first = group_channel not in layer.groups
+        await layer.group_add(group, channel)
+        if first:
+            await listeners.announce(layer, group_channel)
+
+    def _here(self) -> tuple[set[str], Callable[[str], int]]:
         loop_layers = list(self._layers.values())
-        here = {channel for loop_layer in loop_layers for channel in list(loop_layer.groups)}
-        elsewhere: set[str] = set()
-        for shard in layer._shards:
-            async with shard._lock:
-                shard._ensure_redis()
-                client = shard._redis
-                listened = [channel.decode() for channel in await client.pubsub_channels(pattern)]
-                shared = [channel for channel in listened if channel in here]
-                counts = await client.pubsub_numsub(*shared) if shared else []
-            elsewhere.update(channel for channel in listened if channel not in here)
-            elsewhere.update(
-                channel.decode()
-                for channel, count in counts
-                if count > self._subscribed_here(channel.decode())
-            )
-        self._elsewhere, self._elsewhere_at = frozenset(elsewhere), asked
+        groups = {channel for loop_layer in loop_layers for channel in list(loop_layer.groups)}
+        return groups, self._subscribed_here
 
     def _group_channel(self, group: str) -> str:
         return f"{self._kwargs.get('prefix', 'asgi')}__group__{group}"

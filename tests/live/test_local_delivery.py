@@ -18,7 +18,7 @@ import pytest_asyncio
 import redis.asyncio as aioredis
 from channels.layers import get_channel_layer
 
-from games import layers
+from games import listeners
 from tests.live.test_redis import layer_settings
 
 pytestmark = [pytest.mark.redis, pytest.mark.asyncio]
@@ -159,7 +159,7 @@ async def test_once_it_knows_who_listens_elsewhere_send_here_keeps_only_those_gr
         # Before it has asked Redis, everything goes the safe way: through group_send_many.
         assert layer.send_here([to_mine, to_theirs]) == [to_mine, to_theirs]
 
-        await layer._look_up_elsewhere()
+        await layer.look_up_listeners()
         # From a move's thread, which has no event loop.
         rest = await asyncio.to_thread(layer.send_here, [to_mine, to_theirs])
 
@@ -178,9 +178,76 @@ async def test_an_answer_older_than_it_is_trusted_for_sends_everything_through_r
     mine = group_name()
     member = await layer.new_channel()
     await layer.group_add(mine, member)
-    await layer._look_up_elsewhere()
+    await layer.look_up_listeners()
     message = (mine, {"type": "game.state", "n": 1})
     assert layer.send_here([message]) == []
 
-    layer._elsewhere_at -= layers.TRUSTED_FOR + 1
+    layer.listeners.looked_up_at -= listeners.TRUSTED_FOR + 1
     assert layer.send_here([message]) == [message]
+
+
+@pytest_asyncio.fixture
+async def own_layer(redis_url: str, settings: Any) -> AsyncIterator[Any]:
+    """The layer with a channel prefix of this test's own: no other test run on this Redis
+    says or hears anything on its control channel."""
+    settings.CHANNEL_LAYERS = layer_settings(redis_url, prefix=f"t{uuid.uuid4().hex}")
+    channel_layer = get_channel_layer()
+    yield channel_layer
+    await channel_layer.flush()
+
+
+def named(layer: Any, group: str) -> str:
+    return str(layer._get_layer()._get_group_channel_name(group))
+
+
+async def test_the_first_socket_of_a_process_in_a_group_announces_it(
+    own_layer: Any, redis_url: str
+) -> None:
+    control = listeners.control_channel(own_layer._get_layer())
+    client = aioredis.Redis.from_url(redis_url)
+    heard = client.pubsub()
+    await heard.subscribe(control)
+    group = group_name()
+    first, second = await own_layer.new_channel(), await own_layer.new_channel()
+    try:
+        await own_layer.group_add(group, first)
+        await own_layer.group_add(group, second)  # the group is this process's already
+
+        said = []
+        while (message := await heard.get_message(timeout=0.5)) is not None:
+            if message["type"] == "message":
+                said.append(message["data"].decode())
+        assert said == [f"{listeners.ME} {named(own_layer, group)}"]
+    finally:
+        await heard.aclose()
+        await client.aclose()
+
+
+async def test_a_group_another_process_announces_goes_through_redis_before_any_look_up(
+    own_layer: Any, redis_url: str
+) -> None:
+    mine, theirs = group_name(), group_name()
+    member = await own_layer.new_channel()
+    await own_layer.group_add(mine, member)
+    await own_layer.look_up_listeners()
+    control = listeners.control_channel(own_layer._get_layer())
+    hearing = asyncio.ensure_future(
+        listeners.hear_announcements(own_layer.listeners, own_layer._get_layer())
+    )
+    other_process = aioredis.Redis.from_url(redis_url)
+    try:
+        while (await other_process.pubsub_numsub(control))[0][1] == 0:
+            await asyncio.sleep(0.05)  # until this process hears announcements
+        to_theirs = (theirs, {"type": "game.state"})
+        assert own_layer.send_here([to_theirs]) == []  # nobody known to listen: not for Redis
+
+        await other_process.publish(control, f"another {named(own_layer, theirs)}")
+        for _ in range(100):
+            if own_layer.listeners.heard_elsewhere(named(own_layer, theirs)):
+                break
+            await asyncio.sleep(0.02)
+        rest = own_layer.send_here([to_theirs, (mine, {"type": "game.state"})])
+        assert rest == [to_theirs]
+    finally:
+        hearing.cancel()
+        await other_process.aclose()
