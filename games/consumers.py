@@ -172,7 +172,7 @@ class GameConsumer(FastJsonConsumer):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "sync":
             await self._send_view()
-        elif kind == "move":
+        elif kind == "move" or kind in MOVE_KINDS:
             await self._refusable(_apply_move, content)
         elif kind == "chat":
             await self._refusable(_post_chat, content)
@@ -182,7 +182,7 @@ class GameConsumer(FastJsonConsumer):
                 await self._send_view()
         else:
             await self._send_error(
-                error_body("invalid", "'type' is one of 'sync', 'move', 'chat', 'back'.")
+                error_body("invalid", f"'type' is one of {', '.join(map(repr, MESSAGE_TYPES))}.")
             )
 
     async def _refusable(self, action: Any, content: dict[str, Any]) -> Any:
@@ -299,7 +299,10 @@ def move_body(message: dict[str, Any]) -> dict[str, Any]:
     """The REST move body inside a socket message. The message's own `type` is "move", so the
     move's kind comes from a nested `move` object, a `move`/`kind` string, or the one field that
     names it: {"type": "move", "move": {"type": "bid", "bid": 2}} and
-    {"type": "move", "bid": 2, "seq": 7} are the same move."""
+    {"type": "move", "bid": 2, "seq": 7} are the same move. A body spread into the message
+    as it is ({"type": "bid", "bid": 2}: its own `type` replaced "move") is that move too."""
+    if message.get("type") in MOVE_KINDS:
+        return dict(message)
     nested = message.get("move")
     if isinstance(nested, dict):
         body = dict(nested)
@@ -315,6 +318,9 @@ def move_body(message: dict[str, Any]) -> dict[str, Any]:
 
 
 _KIND_BY_FIELD = {"bid": "bid", "card": "play", "suit": "trump"}
+# A tuple, not a set: a message's `type` may be any JSON value, a list or an object included.
+MOVE_KINDS = tuple(_KIND_BY_FIELD.values())
+MESSAGE_TYPES = ("sync", "move", "bid", "play", "trump", "chat", "back")
 
 
 async def _refused(consumer: AsyncJsonWebsocketConsumer) -> bool:

@@ -39,7 +39,12 @@ def decision_fields(payload: dict[str, Any]) -> dict[str, Any]:
     return {"type": kind, field: payload[field]}
 
 
-@pytest.mark.parametrize("form", [nested, flat])
+def spread(body: dict[str, Any]) -> dict[str, Any]:
+    """{"type": "move", **body}: the body's own type ("bid") replaces "move"."""
+    return {"type": "move", **body}
+
+
+@pytest.mark.parametrize("form", [nested, flat, spread])
 async def test_a_move_sent_over_the_socket_applies_and_reaches_every_socket(
     sockets: Sockets, form: Any
 ) -> None:
@@ -76,9 +81,13 @@ async def test_refused_socket_moves_answer_only_the_sender_and_change_nothing(
         (seat_sockets[waiting], {"type": "move", "bid": 0}, "not_your_turn"),
         (seat_sockets[seat], {"type": "move", "move": {"type": "bid", "bid": 99}}, "illegal_bid"),
         (seat_sockets[seat], {"type": "move", "bid": 0, "seq": before.seq - 1}, "stale_state"),
+        (seat_sockets[seat], {"type": "bid", "bid": 0, "seq": before.seq - 1}, "stale_state"),
+        (seat_sockets[seat], {"type": "play", "card": "R13"}, "illegal_card"),
         (seat_sockets[seat], {"type": "move", "move": {"type": "dance"}}, "invalid"),
         (seat_sockets[seat], "{not json", "invalid"),
         (seat_sockets[seat], {"type": "dance"}, "invalid"),
+        (seat_sockets[seat], {"type": {"bid": 0}, "bid": 0}, "invalid"),
+        (seat_sockets[seat], {"type": ["bid"], "bid": 0}, "invalid"),
         (seat_sockets[seat], ["move"], "invalid"),
         (stranger_socket, {"type": "move", "bid": 0}, "not_a_player"),
     ]
