@@ -181,9 +181,7 @@ class GameConsumer(FastJsonConsumer):
             if await self._refusable(_back, content) is False:
                 await self._send_view()
         else:
-            await self._send_error(
-                error_body("invalid", f"'type' is one of {', '.join(map(repr, MESSAGE_TYPES))}.")
-            )
+            await self._send_error(error_body("invalid", UNKNOWN_TYPE))
 
     async def _refusable(self, action: Any, content: dict[str, Any]) -> Any:
         """Run a service and return what it returns; its refusal comes back on this socket
@@ -320,7 +318,9 @@ def move_body(message: dict[str, Any]) -> dict[str, Any]:
 _KIND_BY_FIELD = {"bid": "bid", "card": "play", "suit": "trump"}
 # A tuple, not a set: a message's `type` may be any JSON value, a list or an object included.
 MOVE_KINDS = tuple(_KIND_BY_FIELD.values())
-MESSAGE_TYPES = ("sync", "move", "bid", "play", "trump", "chat", "back")
+UNKNOWN_TYPE = "'type' is one of {}.".format(
+    ", ".join(repr(kind) for kind in ("sync", "move", *MOVE_KINDS, "chat", "back"))
+)
 
 
 async def _refused(consumer: AsyncJsonWebsocketConsumer) -> bool:
