@@ -6,11 +6,11 @@ import base64
 import binascii
 import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from rest_framework import serializers
 
 from apikit.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from notifications import endpoints
 
 ENDPOINT_MAX_LENGTH = 1000
 KEY_MAX_LENGTH = 200
@@ -66,24 +66,20 @@ class PushKeysSerializer(StrictSerializer):
     auth = Base64UrlKey(size=16, help_text="The subscription's auth secret (16 bytes).")
 
 
-def _https_url(value: str) -> None:
-    refusal = serializers.ValidationError("must be an https:// URL")
-    if any(char.isspace() or not char.isprintable() for char in value):
-        raise refusal
-    try:
-        parts = urlsplit(value)
-        host, _ = parts.hostname, parts.port  # a bad port raises here
-    except ValueError as error:
-        raise refusal from error
-    if parts.scheme != "https" or not host or parts.username or parts.password:
-        raise refusal
+def _push_endpoint(value: str) -> None:
+    problem = endpoints.refusal(value)
+    if problem is not None:
+        raise serializers.ValidationError(problem)
 
 
 class PushEndpointSerializer(StrictSerializer):
     endpoint = StrictCharField(
         max_length=ENDPOINT_MAX_LENGTH,
-        validators=[_https_url],
-        help_text="The push service's https URL for this subscription.",
+        validators=[_push_endpoint],
+        help_text=(
+            "The push service's https URL for this subscription: on a push service's own "
+            "host (FCM, Mozilla, Apple, Windows), port 443."
+        ),
     )
 
 

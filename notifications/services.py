@@ -7,7 +7,11 @@ from typing import TypedDict
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
+from core.errors import Invalid
 from notifications.models import Kind, NotificationSettings, PushSubscription, Sent
+
+# Browsers and apps a player may subscribe (API.md): a new one beyond it replaces the oldest.
+MAX_PUSH_SUBSCRIPTIONS = 10
 
 
 class SettingsView(TypedDict):
@@ -49,13 +53,37 @@ def language_remember(*, user_id: int, language: str) -> None:
 
 
 def push_subscription_add(*, user: User, endpoint: str, p256dh: str, auth: str) -> None:
-    """Subscribe a browser or app; subscribing is opting in, so push_turns is turned on. An
-    endpoint already known (a browser subscribing again, or another account on the same
-    browser) now belongs to this player with these keys."""
+    """Subscribe a browser or app; subscribing is opting in, so push_turns is turned on. The
+    player's own endpoint posted again gets the new keys; an endpoint another account holds
+    stays theirs (400 `invalid`). Beyond MAX_PUSH_SUBSCRIPTIONS, the player's oldest goes."""
+    taken = Invalid(
+        "This browser's subscription belongs to another account: unsubscribe it in the "
+        "browser and subscribe again.",
+        fields={"endpoint": ["held by another account"]},
+    )
     with transaction.atomic():
-        PushSubscription.objects.update_or_create(
-            endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
-        )
+        # One player's subscribing, one at a time: the count below stays exact.
+        User.objects.select_for_update().filter(pk=user.pk).exists()
+        held = PushSubscription.objects.filter(endpoint=endpoint).first()
+        if held is not None and held.user_id != user.pk:
+            raise taken
+        if held is not None:
+            held.p256dh, held.auth = p256dh, auth
+            held.save(update_fields=["p256dh", "auth"])
+        else:
+            try:
+                with transaction.atomic():
+                    PushSubscription.objects.create(
+                        user=user, endpoint=endpoint, p256dh=p256dh, auth=auth
+                    )
+            except IntegrityError:  # another account posted it just now
+                raise taken from None
+            surplus = PushSubscription.objects.filter(user=user).order_by("-created", "-pk")[
+                MAX_PUSH_SUBSCRIPTIONS:
+            ]
+            PushSubscription.objects.filter(
+                pk__in=list(surplus.values_list("pk", flat=True))
+            ).delete()
         NotificationSettings.objects.update_or_create(user=user, defaults={"push_turns": True})
 
 

@@ -1,7 +1,13 @@
-"""Celery tasks of the notifications: thin wrappers around notifications.turns and webpush."""
+"""Celery tasks of the notifications: thin wrappers around notifications.turns and webpush.
+
+They run on a queue of their own, `notifications` (CELERY_TASK_ROUTES), taken by a worker of
+their own (the Procfiles' `notify`): a push service or mail server that hangs holds up other
+notices at worst, never a bot's step or the turn timer.
+"""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from celery import shared_task
@@ -9,6 +15,8 @@ from django.utils import timezone
 
 from notifications import services, turns, webpush
 from notifications.models import PushSubscription
+
+log = logging.getLogger(__name__)
 
 # A reminder further ahead than this is left to the sweep: the broker (Redis) redelivers a
 # task it held longer than its visibility timeout, an hour.
@@ -52,7 +60,7 @@ def remind_due() -> int:
 )
 def push_send(subscription_id: int, payload: str) -> None:
     """One push to one subscription, retried with backoff while the push service fails; a
-    subscription the service reports gone (404, 410) is deleted."""
+    subscription the service reports gone (404, 410) is deleted; a refused one is dropped."""
     subscription = PushSubscription.objects.filter(pk=subscription_id).first()
     if subscription is None:
         return
@@ -65,3 +73,5 @@ def push_send(subscription_id: int, payload: str) -> None:
         )
     except webpush.PushGone:
         services.push_subscription_gone(subscription_id=subscription_id)
+    except webpush.PushRefused as error:
+        log.warning("push to subscription %s not sent: %s", subscription_id, error)

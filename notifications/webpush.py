@@ -15,6 +15,7 @@ import hashlib
 import json
 import logging
 from functools import cache
+from typing import Any
 
 import requests
 from django.conf import settings
@@ -23,12 +24,17 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
+from requests.adapters import HTTPAdapter
 
 from games.models import Game
+from notifications import endpoints
 
 log = logging.getLogger(__name__)
 
-SEND_TIMEOUT = 10.0  # seconds for one push service to answer
+# A push service answers in well under a second; these bound what one that hangs can cost a
+# thread of the notifications worker (retries come later, with backoff).
+CONNECT_TIMEOUT = 3.0
+READ_TIMEOUT = 5.0
 MAX_TTL = 28 * 24 * 3600  # push services keep a message at most about four weeks
 _P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 
@@ -39,6 +45,11 @@ class PushGone(Exception):
 
 class PushFailed(Exception):
     """The push service failed or could not be reached: try again later."""
+
+
+class PushRefused(Exception):
+    """Not sent, and sending again won't help: the endpoint's name resolves to an address the
+    site never connects to, or the push service answered with a redirect (never followed)."""
 
 
 def _b64url(data: bytes) -> str:
@@ -99,28 +110,82 @@ def turn_payload(game: Game, language: str) -> str:
 
 
 def deliver(*, endpoint: str, p256dh: str, auth: str, payload: str) -> None:
-    """Encrypt and send one message; PushGone or PushFailed when it could not be delivered
-    (any other refusal by the push service is logged and dropped: sending again won't help)."""
+    """Encrypt and send one message to the address its endpoint's name resolves to now;
+    PushGone, PushFailed or PushRefused when it could not be delivered (any other refusal by
+    the push service is logged and dropped: sending again won't help)."""
     vapid = _vapid()
     if vapid is None:
         log.info("push not sent: no VAPID key configured")
         return
-    ttl = int(json.loads(payload).get("ttl", MAX_TTL))
+    checked = endpoints.parse(endpoint)
+    if checked is None:  # stored before endpoints were checked: it can never be used
+        raise PushGone("endpoint not on a push service")
     try:
-        webpush(
-            subscription_info={"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
-            data=payload,
-            vapid_private_key=vapid,
-            vapid_claims={"sub": settings.VAPID_SUBJECT},
-            ttl=ttl,
-            timeout=SEND_TIMEOUT,
-        )
-    except WebPushException as error:
-        code = getattr(error.response, "status_code", None)
-        if code in (404, 410):
-            raise PushGone(str(code)) from error
-        if code is None or code == 429 or code >= 500:
-            raise PushFailed(str(code)) from error
-        log.warning("push refused by %s: %s", endpoint.split("/")[2], code)
-    except requests.RequestException as error:
+        address = endpoints.resolve(checked)
+    except endpoints.AddressRefused as error:
+        raise PushRefused(str(error)) from error
+    except OSError as error:  # the name does not resolve just now
         raise PushFailed(repr(error)) from error
+    shown = f"[{address}]" if ":" in address else address
+    ttl = int(json.loads(payload).get("ttl", MAX_TTL))
+    with PushSession(checked) as session:
+        try:
+            webpush(
+                subscription_info={
+                    "endpoint": f"{checked.scheme}://{shown}:{checked.port}{checked.target}",
+                    "keys": {"p256dh": p256dh, "auth": auth},
+                },
+                data=payload,
+                vapid_private_key=vapid,
+                vapid_claims={"sub": settings.VAPID_SUBJECT, "aud": checked.origin},
+                headers={"Host": checked.authority},
+                ttl=ttl,
+                requests_session=session,
+            )
+        except WebPushException as error:
+            code = getattr(error.response, "status_code", None)
+            if code in (404, 410):
+                raise PushGone(str(code)) from error
+            if code is not None and 300 <= code < 400:
+                raise PushRefused(f"{checked.host} answered {code}: not followed") from error
+            if code is None or code == 429 or code >= 500:
+                raise PushFailed(str(code)) from error
+            log.warning("push refused by %s: %s", checked.host, code)
+        except requests.TooManyRedirects as error:
+            raise PushRefused(f"{checked.host} redirected: not followed") from error
+        except requests.RequestException as error:
+            raise PushFailed(repr(error)) from error
+
+
+class PinnedTLSAdapter(HTTPAdapter):
+    """TLS to the address that was checked, with the endpoint's name in the handshake (SNI)
+    and checked against the certificate: the connection never resolves the name again."""
+
+    def __init__(self, host: str) -> None:
+        self.host = host  # init_poolmanager, called by HTTPAdapter's __init__, needs it
+        super().__init__()
+
+    def init_poolmanager(
+        self, connections: int, maxsize: int, block: bool = False, **pool_kwargs: Any
+    ) -> None:
+        pool_kwargs.update(server_hostname=self.host, assert_hostname=self.host)
+        super().init_poolmanager(connections, maxsize, block, **pool_kwargs)
+
+
+class PushSession(requests.Session):
+    """One push's HTTP session: no redirect followed (a 3xx is the answer), short timeouts,
+    nothing taken from the environment (no proxy, no .netrc)."""
+
+    def __init__(self, endpoint: endpoints.Endpoint) -> None:
+        super().__init__()
+        self.max_redirects = 0
+        self.trust_env = False
+        if endpoint.scheme == "https":
+            self.mount("https://", PinnedTLSAdapter(endpoint.host))
+
+    def request(
+        self, method: str, url: str | bytes, *args: Any, **kwargs: Any
+    ) -> requests.Response:
+        kwargs["allow_redirects"] = False
+        kwargs["timeout"] = (CONNECT_TIMEOUT, READ_TIMEOUT)
+        return super().request(method, url, *args, **kwargs)

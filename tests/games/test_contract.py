@@ -398,7 +398,7 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     status, settings = await rest.call(client, "patch", NOTIFICATIONS, {"email_turns": False})
     assert status == 200 and settings == {"email_turns": False, "push_turns": False}
     assert await rest.status(client, "patch", NOTIFICATIONS, {"email_turns": "no"}) == 400
-    endpoint = "https://push.example.net/send/contract"
+    endpoint = "https://fcm.googleapis.com/fcm/send/contract"
     keys = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}  # 65 and 16 bytes of base64url
     subscription = {"endpoint": endpoint, "keys": keys}
     assert await rest.status(client, "post", PUSH_SUBSCRIPTIONS, subscription) == 201

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 SETTINGS = f"{API}/accounts/me/notifications/"
 SUBSCRIPTIONS = f"{API}/accounts/me/push-subscriptions/"
-ENDPOINT = "https://push.example.net/send/abc-123"
+ENDPOINT = "https://fcm.googleapis.com/fcm/send/abc-123"
 
 
 def subscription(endpoint: str = ENDPOINT, **keys: Any) -> dict[str, Any]:
@@ -108,15 +108,15 @@ AUTH = b64url(b"0123456789abcdef")
 @pytest.mark.parametrize(
     "body",
     [
-        subscription("http://push.example.net/x"),  # not https
+        subscription("http://fcm.googleapis.com/x"),  # not https
         subscription("https://"),
         subscription("javascript:alert(1)"),
-        subscription("https://user:pw@push.example.net/x"),
-        subscription("https://push.example.net:99999/x"),
-        subscription("https://push.example.net/a b"),
-        subscription("https://push.example.net/\x00"),
+        subscription("https://user:pw@fcm.googleapis.com/x"),
+        subscription("https://fcm.googleapis.com:99999/x"),
+        subscription("https://fcm.googleapis.com/a b"),
+        subscription("https://fcm.googleapis.com/\x00"),
         subscription("https://[::1/x"),
-        subscription("https://push.example.net/" + "a" * 1000),
+        subscription("https://fcm.googleapis.com/" + "a" * 1000),
         subscription(12345),  # type: ignore[arg-type]
         {"endpoint": ENDPOINT, "keys": {"p256dh": P256DH}},
         {"endpoint": ENDPOINT, "keys": {"p256dh": P256DH, "auth": "not base64!"}},

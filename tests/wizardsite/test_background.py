@@ -38,7 +38,7 @@ def test_the_review_has_a_queue_and_a_worker_of_its_own() -> None:
     from review.tasks import review_game
 
     routes = settings.CELERY_TASK_ROUTES
-    assert routes == {"review.tasks.*": {"queue": "review"}}
+    assert routes["review.tasks.*"] == {"queue": "review"}
     assert review_game.name.startswith("review.tasks.")
     for procfile in ("Procfile", "Procfile.production"):
         with open(procfile) as lines:

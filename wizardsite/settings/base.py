@@ -245,7 +245,12 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # The expert's review of finished games is slow, heavy work: it has a queue and a worker of
 # its own (Procfile's `review`, at low priority), so it never delays a bot, the turn timer or
 # a web process.
-CELERY_TASK_ROUTES = {"review.tasks.*": {"queue": "review"}}
+# Notices (pushes, mails) likewise (Procfile's `notify`): a push service that hangs never
+# delays a bot or a timer; the main worker takes the default queue, `celery`, only.
+CELERY_TASK_ROUTES = {
+    "review.tasks.*": {"queue": "review"},
+    "notifications.tasks.*": {"queue": "notifications"},
+}
 
 # Every throttle (sign-up, token, log-in and password-reset lockouts, moves, socket messages);
 # false turns them all off, for load tests and benchmarks.
@@ -299,6 +304,22 @@ VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
 VAPID_DERIVE_FROM_SECRET = True
+# Web Push endpoints only on these hosts (`*.` any name under it), https on port 443, and only
+# at a public address (checked at subscribe and again before each push, notifications/
+# endpoints.py). The defaults: FCM (Chrome, Edge), Mozilla, Apple, Windows.
+WEB_PUSH_HOSTS = env_list(
+    "WEB_PUSH_HOSTS",
+    [
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        "*.push.services.mozilla.com",
+        "*.push.apple.com",
+        "*.notify.windows.com",
+    ],
+)
+# Origins exempt from every endpoint check: for tests only (a push service on loopback); never
+# read from the environment.
+WEB_PUSH_TEST_ORIGINS: list[str] = []
 
 LOGGING = {
     "version": 1,
