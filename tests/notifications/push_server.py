@@ -34,6 +34,7 @@ class Received:
 class PushService:
     url: str
     statuses: list[int] = field(default_factory=list)  # answers in turn; 201 once used up
+    location: str = ""  # sent as Location with each answer when set (a redirect)
     received: list[Received] = field(default_factory=list)
 
 
@@ -49,6 +50,8 @@ def push_service() -> Iterator[PushService]:
             service.received.append(Received(self.path, headers, body))
             status = service.statuses.pop(0) if service.statuses else 201
             self.send_response(status)
+            if service.location:
+                self.send_header("Location", service.location)
             self.send_header("Content-Length", "0")
             self.end_headers()
 
