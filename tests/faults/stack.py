@@ -100,12 +100,14 @@ class Stack:
     folder: Path
     port: int = field(default_factory=free_port)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    settings_module: str = "wizardsite.settings"
+    extra_env: dict[str, str] = field(default_factory=dict)
 
     @property
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
         env.update(
-            DJANGO_SETTINGS_MODULE="wizardsite.settings",
+            DJANGO_SETTINGS_MODULE=self.settings_module,
             DATABASE_URL=self.database_url,
             DEBUG="0",  # the production error pages
             RATE_LIMITS_ENABLED="false",
@@ -114,6 +116,7 @@ class Stack:
         )
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
+        env.update(self.extra_env)
         return env
 
     @property
@@ -139,6 +142,7 @@ class Stack:
 
     def argv(self, name: str) -> list[str]:
         celery = [str(BIN / "celery"), "-A", "wizardsite"]
+        quiet = ["--loglevel", "WARNING", "--without-gossip", "--without-mingle"]
         return {
             "web": [
                 str(BIN / "daphne"),
@@ -148,17 +152,31 @@ class Stack:
                 str(self.port),
                 "wizardsite.asgi:application",
             ],
+            # As the Procfiles run them: the default queue (bots, the timer), and the notices'.
             "worker": [
                 *celery,
                 "worker",
+                "--queues",
+                "celery",
                 "--pool",
                 "threads",
                 "--concurrency",
                 "2",
-                "--loglevel",
-                "WARNING",
-                "--without-gossip",
-                "--without-mingle",
+                *quiet,
+                "--without-heartbeat",
+            ],
+            "notify": [
+                *celery,
+                "worker",
+                "--queues",
+                "notifications",
+                "--hostname",
+                "notify@%h",
+                "--pool",
+                "threads",
+                "--concurrency",
+                "4",
+                *quiet,
                 "--without-heartbeat",
             ],
             "beat": [
