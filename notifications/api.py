@@ -46,7 +46,10 @@ class PushSubscriptions(APIView):
         responses={201: None, **errors(400, 401)},
         description=(
             "Subscribe this browser or app to Web Push (the fields of the browser's "
-            "PushSubscription.toJSON()); subscribing turns push_turns on."
+            "PushSubscription.toJSON()); subscribing turns push_turns on. The endpoint must be "
+            "on a push service's own host (400 `invalid` otherwise). At most 10 a player: an "
+            "11th replaces the oldest. The player's own endpoint posted again takes the new "
+            "keys; an endpoint another account holds is 400 `invalid` and stays theirs."
         ),
     )
     def post(self, request: Request) -> Response:
