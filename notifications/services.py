@@ -63,7 +63,7 @@ def push_subscription_add(*, user: User, endpoint: str, p256dh: str, auth: str) 
     )
     with transaction.atomic():
         # One player's subscribing, one at a time: the count below stays exact.
-        User.objects.select_for_update().filter(pk=user.pk).exists()
+        User.objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
         held = PushSubscription.objects.filter(endpoint=endpoint).first()
         if held is not None and held.user_id != user.pk:
             raise taken
