@@ -29,7 +29,6 @@ class AddressRefused(Exception):
 class Endpoint:
     """A checked endpoint: where to connect (`scheme`, `host`, `port`) and what to ask for."""
 
-    url: str
     scheme: str
     host: str
     port: int
@@ -88,10 +87,7 @@ def host_allowed(host: str) -> bool:
     """The host is one of WEB_PUSH_HOSTS (`*.example.com`: any name under example.com)."""
     for pattern in settings.WEB_PUSH_HOSTS:
         pattern = pattern.lower()
-        if pattern.startswith("*."):
-            if host.endswith(pattern[1:]) and len(host) > len(pattern) - 1:
-                return True
-        elif host == pattern:
+        if host == pattern or (pattern.startswith("*.") and host.endswith(pattern[1:])):
             return True
     return False
 
@@ -100,36 +96,37 @@ def _is_dns_name(host: str) -> bool:
     return len(host) <= 253 and all(_LABEL.fullmatch(label) for label in host.split("."))
 
 
-def refusal(url: str) -> str | None:
-    """Why the site would not push to this URL, or None when it may."""
+def _checked(url: str) -> Endpoint | str:
+    """The endpoint, or why the site would not push to it."""
     split = _split(url)
     if split is None:
         return "must be an https:// URL"
     parts, host, port = split
-    if _origin_of(parts, host, port) in settings.WEB_PUSH_TEST_ORIGINS:
-        return None
-    if parts.scheme != "https":
-        return "must be an https:// URL"
-    if port not in (None, HTTPS_PORT):
-        return "must use the push service's port 443"
-    if _is_address(host):
-        return "must name a push service's host, not an address"
-    if not _is_dns_name(host) or not host_allowed(host):
-        return "must be on a push service's own host (FCM, Mozilla, Apple or Windows)"
-    return None
+    unchecked = _origin_of(parts, host, port) in settings.WEB_PUSH_TEST_ORIGINS
+    if not unchecked:
+        if parts.scheme != "https":
+            return "must be an https:// URL"
+        if port not in (None, HTTPS_PORT):
+            return "must use the push service's port 443"
+        if _is_address(host):
+            return "must name a push service's host, not an address"
+        if not _is_dns_name(host) or not host_allowed(host):
+            return "must be on a push service's own host (FCM, Mozilla, Apple or Windows)"
+    default = HTTPS_PORT if parts.scheme == "https" else 80
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return Endpoint(parts.scheme, host, port or default, target, unchecked)
+
+
+def refusal(url: str) -> str | None:
+    """Why the site would not push to this URL, or None when it may."""
+    checked = _checked(url)
+    return checked if isinstance(checked, str) else None
 
 
 def parse(url: str) -> Endpoint | None:
-    """The endpoint if `refusal(url)` allows it, else None."""
-    if refusal(url) is not None:
-        return None
-    split = _split(url)
-    assert split is not None
-    parts, host, port = split
-    unchecked = _origin_of(parts, host, port) in settings.WEB_PUSH_TEST_ORIGINS
-    default = HTTPS_PORT if parts.scheme == "https" else 80
-    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return Endpoint(url, parts.scheme, host, port or default, target, unchecked)
+    """The endpoint if the site may push to it, else None."""
+    checked = _checked(url)
+    return checked if isinstance(checked, Endpoint) else None
 
 
 def address_refusal(address: _IPAddress) -> str | None:
