@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 from notifications.services import MAX_PUSH_SUBSCRIPTIONS
 from tests.faults.conftest import PrivateRedis
@@ -131,8 +132,6 @@ def test_a_hung_push_service_leaves_bot_steps_and_auto_moves_on_time(
         player = register(site, "hung_push_bystander")
         game_id = bot_table(site, player)
         url = f"ws://127.0.0.1:{site.port}/ws/games/{game_id}/?token={player.token}"
-        from websockets.sync.client import connect
-
         bot_decisions = auto_moves = 0
         with connect(url, open_timeout=10) as watching:
             json.loads(watching.recv(timeout=10))  # the view on connect
