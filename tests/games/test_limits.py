@@ -128,6 +128,11 @@ def test_a_fourth_open_table_is_refused_until_one_is_left(
     player = make_player()
     ids = [create(player).json()["id"] for _ in range(3)]
     assert_error(create(player), 409, "too_many_open_tables")
+    browser = Client()
+    browser.force_login(User.objects.get(pk=player.user_id))
+    form = {"seats": 3, "bots": 0, "turn_seconds": 60, "bot_kind": "medium"}
+    refused = browser.post("/lobby/", form)
+    assert refused.status_code == 409 and b"open tables" in refused.content
     assert tables_of(player) == 3
     assert player.leave(ids[0]).status_code == 200
     assert create(player).status_code == 201
