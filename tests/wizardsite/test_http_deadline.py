@@ -1,6 +1,7 @@
-"""uvicorn with wizardsite.http_deadline: a request whose headers are late is closed (silent or
-dripping a byte at a time), while whole requests, kept-alive connections and slow answers are
-served as before. Fails if uvicorn's protocol changes under the subclass."""
+"""uvicorn with wizardsite.http_deadline: a request that is not all in on time is closed (its
+headers or its body silent, or dripping a byte at a time), while whole requests, kept-alive
+connections, slow answers and websockets are served as before. Fails if uvicorn's protocol
+changes under the subclass."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 import uvicorn
+from websockets.asyncio.client import connect
 
 from wizardsite import http_deadline
 
@@ -21,8 +23,16 @@ GENEROUS = 5.0  # seconds: "closed within", never a timing of the deadline itsel
 
 
 async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["type"] == "websocket":
+        await receive()  # connect
+        await send({"type": "websocket.accept"})
+        while (await receive())["type"] == "websocket.receive":
+            await send({"type": "websocket.send", "text": "pong"})
+        return
     if scope["type"] != "http":
         return
+    while (await receive()).get("more_body"):
+        pass
     if scope["path"] == "/slow":
         await asyncio.sleep(DEADLINE * 3)  # answering takes longer than the headers may
     headers = [(b"content-length", b"2")]
@@ -32,12 +42,12 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 @pytest_asyncio.fixture
 async def port(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[int]:
-    monkeypatch.setattr(http_deadline, "HEADERS_SECONDS", DEADLINE)
+    monkeypatch.setattr(http_deadline, "REQUEST_SECONDS", DEADLINE)
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
         port=0,
-        http=http_deadline.HeaderDeadlineProtocol,
+        http=http_deadline.RequestDeadlineProtocol,
         lifespan="off",
         log_level="warning",
     )
@@ -82,8 +92,13 @@ async def test_a_request_dripping_a_byte_at_a_time_is_closed(port: int) -> None:
 
 async def test_whole_requests_kept_alive_and_slow_answers_are_served(port: int) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    for path in ("/", "/slow", "/"):
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    requests = [
+        b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi",
+    ]
+    for request in requests:
+        writer.write(request)
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), GENEROUS)
         assert head.startswith(b"HTTP/1.1 200"), head
         assert await asyncio.wait_for(reader.readexactly(2), GENEROUS) == b"ok"
@@ -91,3 +106,27 @@ async def test_whole_requests_kept_alive_and_slow_answers_are_served(port: int) 
     writer.write(b"GET / HTTP/1.1\r\n")
     assert await closed_within(reader, GENEROUS)
     writer.close()
+
+
+async def test_a_body_dripping_a_byte_at_a_time_is_closed(port: int) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
+
+    async def drip() -> None:
+        while True:
+            await asyncio.sleep(DEADLINE / 5)
+            writer.write(b"a")
+
+    dripping = asyncio.create_task(drip())
+    try:
+        assert await closed_within(reader, GENEROUS)
+    finally:
+        dripping.cancel()
+        writer.close()
+
+
+async def test_a_websocket_outlives_the_deadline(port: int) -> None:
+    async with connect(f"ws://127.0.0.1:{port}/") as client:
+        await asyncio.sleep(DEADLINE * 3)
+        await client.send("ping")
+        assert await asyncio.wait_for(client.recv(), GENEROUS) == "pong"
