@@ -45,12 +45,13 @@ async def hold(host: str, port: int, drip: float, until: float, closed_at: list[
 
 async def main(host: str, port: int, connections: int, marks: list[float], drip: float) -> None:
     closed_at: list[float] = []
-    until = time.monotonic() + max(marks) + 0.5
+    started = time.monotonic()
+    until = started + max(marks) + 0.5
     tasks = [
         asyncio.create_task(hold(host, port, drip, until, closed_at)) for _ in range(connections)
     ]
     for mark in marks:
-        await asyncio.sleep(max(0.0, mark - (max(marks) + 0.5 - (until - time.monotonic()))))
+        await asyncio.sleep(max(0.0, mark - (time.monotonic() - started)))
         still_open = connections - sum(1 for moment in closed_at if moment <= mark)
         print(f"after {mark:>4.0f} s: {still_open} of {connections} still open")
     await asyncio.gather(*tasks)
