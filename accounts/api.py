@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from django.contrib.auth.models import User
+from django.http import HttpRequest
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.authtoken.models import Token
@@ -14,8 +16,20 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.serializers import CredentialsSerializer, RegisterSerializer
+from accounts.standing import ensure_can_play
 from apikit.api import player
 from apikit.schema import errors, ref
+from core.errors import NotAuthenticated
+
+
+def _ensure_not_suspended(request: HttpRequest, username: str, password: str) -> None:
+    """A refused log-in with the right password of a suspended or banned user: 403 `suspended`
+    says so. A wrong password, or a name locked out for wrong ones, learns nothing more."""
+    if getattr(request, "axes_locked_out", False):
+        return
+    user = User.objects.filter(username=username).first()
+    if user is not None and user.is_active and user.check_password(password):
+        ensure_can_play(user)
 
 
 class Registered(TypedDict):
@@ -68,14 +82,20 @@ class ObtainToken(APIView):
     @extend_schema(
         operation_id="accounts_token",
         request=CredentialsSerializer,
-        responses={200: ref(IssuedToken), **errors(400, 401, 429)},
+        responses={200: ref(IssuedToken), **errors(400, 401, 403, 429)},
+        description="403 `suspended`: the password is right but the account is suspended or "
+        "banned. A wrong password is 401, suspended or not.",
     )
     def post(self, request: Request) -> Response:
         serializer = CredentialsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        token = services.token_for_credentials(
-            request=request._request, **serializer.validated_data
-        )
+        try:
+            token = services.token_for_credentials(
+                request=request._request, **serializer.validated_data
+            )
+        except NotAuthenticated:
+            _ensure_not_suspended(request._request, **serializer.validated_data)
+            raise
         body: IssuedToken = {"token": token.key}
         return Response(body)
 

@@ -17,6 +17,8 @@ ERROR_TEXT = {
     "hook_rule": _("The dealer may not make the bids add up to the number of cards."),
     "invalid": _("That request was not understood."),
     "rate_limited": _("Slow down a little."),
+    "too_many_open_tables": _("You have many open tables already: start or leave one first."),
+    "too_many_bot_games": _("You have many games with bots going already: finish one first."),
     "suspended": _("Your account is suspended."),
     "unavailable": _("The server is briefly unavailable. Trying again…"),
 }

@@ -108,7 +108,8 @@ _STATUS_CODES = {
     401: "not_authenticated",
     403: "not_a_player, suspended, forbidden",
     404: "not_found",
-    409: "not_your_turn, stale_state, game_full, game_not_active",
+    409: "not_your_turn, stale_state, game_full, game_not_active, too_many_open_tables, "
+    "too_many_bot_games",
     429: "rate_limited",
 }
 

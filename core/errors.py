@@ -54,6 +54,20 @@ class GameNotActive(ApplicationError):
     code = "game_not_active"
 
 
+class TooMany(ApplicationError):
+    """The user already holds as many of something at once as one may (open tables, games
+    with bots): finish or leave one first. A conflict (409), not a rate: waiting alone does
+    not help."""
+
+
+class TooManyOpenTables(TooMany):
+    code = "too_many_open_tables"
+
+
+class TooManyBotGames(TooMany):
+    code = "too_many_bot_games"
+
+
 class RateLimited(ApplicationError):
     code = "rate_limited"
 

@@ -38,6 +38,11 @@ def _view(request: Request, game_id: int, http_status: int = status.HTTP_200_OK)
 
 
 class GameListCreate(APIView):
+    throttle_scope = "table_create"  # POST only: a list costs no table
+
+    def get_throttles(self) -> list[Any]:
+        return list(super().get_throttles()) if self.request.method == "POST" else []
+
     @extend_schema(
         operation_id="games_list",
         parameters=[
@@ -67,7 +72,7 @@ class GameListCreate(APIView):
     @extend_schema(
         operation_id="games_create",
         request=GameCreateSerializer,
-        responses={201: ref(GameView), **errors(400, 401)},
+        responses={201: ref(GameView), **errors(400, 401, 403, 409, 429)},
     )
     def post(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
@@ -90,7 +95,13 @@ class GameJoin(APIView):
         request=None,
         responses={
             200: ref(GameView),
-            **errors(401, 404, 409, s409="game_full: the table has started, ended or is full."),
+            **errors(
+                401,
+                404,
+                409,
+                s409="game_full: the table has started, ended or is full; "
+                "too_many_open_tables: the caller sits at as many open tables as one may.",
+            ),
         },
     )
     def post(self, request: Request, game_id: int) -> Response:

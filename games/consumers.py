@@ -25,7 +25,7 @@ from apikit.unavailable import refusal_or_unavailable
 from core import fastjson
 from core.errors import Error, error_body
 from core.text import json_problem
-from games import layers, listeners, presence, push, selectors, services
+from games import layers, listeners, presence, push, selectors, services, socket_quota
 from games.models import Game, GameStatus, Seat
 from games.selectors import GameView
 
@@ -68,6 +68,25 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     @classmethod
     async def encode_json(cls, content: Any) -> str:
         return fastjson.dumps(content)
+
+    quota: socket_quota.SocketQuota | None = None
+
+    async def _count_socket(self, user_id: int) -> None:
+        """Count this accepted socket among its user's (MAX_SOCKETS_PER_USER)."""
+        if socket_quota.limit() is not None:
+            quota = socket_quota.SocketQuota(self.channel_layer, user_id, self.channel_name)
+            self.quota = await quota.start()
+
+    async def socket_opened(self, message: socket_quota.SocketAnnounced) -> None:
+        """Another socket of this user opened (or lives): past the limit, the oldest closes."""
+        if self.quota is not None and self.quota.heard(message):
+            await socket_quota.stop(self.quota)
+            self.quota = None
+            await self.close(code=socket_quota.CLOSE_TOO_MANY_SOCKETS)
+
+    async def socket_closed(self, message: socket_quota.SocketAnnounced) -> None:
+        if self.quota is not None:
+            self.quota.heard(message)
 
 
 # games.listeners: other web processes hear of a socket's subscription at once, or find it
@@ -113,6 +132,7 @@ class GameConsumer(FastJsonConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         self.online = await presence.Presence(user.pk).start()
+        await self._count_socket(user.pk)
         await self._send_view()
         if isinstance(self.channel_layer, layers.PipelinedPubSubChannelLayer):
             self.catching_up = asyncio.ensure_future(self._catch_up_later())
@@ -121,6 +141,7 @@ class GameConsumer(FastJsonConsumer):
         if self.catching_up is not None:
             self.catching_up.cancel()
         await presence.stop(self.online)
+        await socket_quota.stop(self.quota)
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -268,9 +289,11 @@ class MeConsumer(FastJsonConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         self.online = await presence.Presence(user.pk).start()
+        await self._count_socket(user.pk)
 
     async def disconnect(self, code: int) -> None:
         await presence.stop(self.online)
+        await socket_quota.stop(self.quota)
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
 

@@ -9,11 +9,13 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from apikit import throttles
 from apikit.errors_text import ERROR_TEXT, error_text
 from core import limits
-from core.errors import ApplicationError, NotFound
+from core.errors import ApplicationError, NotFound, TooMany
 from games import selectors, services
 from games.forms import TableForm
 from games.models import GameStatus
@@ -25,9 +27,25 @@ def lobby(request: HttpRequest) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect(f"/accounts/login/?next={request.path}")
         if form.is_valid():
-            game = services.game_create(user=_user(request), **form.cleaned_data)
+            # The API's `table_create` rate counts the lobby's tables too (one count a user).
+            wait = throttles.hit("table_create", str(request.user.pk))
+            if wait is not None:
+                form.add_error(None, _("You have created many tables this hour: wait a while."))
+                response = _lobby_page(request, form, status=429)
+                response["Retry-After"] = str(wait)
+                return response
+            try:
+                game = services.game_create(user=_user(request), **form.cleaned_data)
+            except TooMany as refusal:
+                form.add_error(None, error_text(refusal.code, refusal.message))
+                return _lobby_page(request, form, status=409)
             return redirect("table", game_id=game.pk)
-    return render(request, "games/lobby.html", {"form": form, **_lobby_tables(request)})
+    return _lobby_page(request, form)
+
+
+def _lobby_page(request: HttpRequest, form: TableForm, status: int = 200) -> HttpResponse:
+    context = {"form": form, **_lobby_tables(request)}
+    return render(request, "games/lobby.html", context, status=status)
 
 
 def lobby_tables(request: HttpRequest) -> HttpResponse:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts import services as accounts_services
 from accounts.models import Suspension
 from core import limits
-from core.errors import Forbidden, Invalid, NotAPlayer, NotFound, RateLimited
+from core.errors import Forbidden, Invalid, NotFound, RateLimited
 from core.text import clean_text
 from games import push
 from games import services as games_services
@@ -73,7 +73,10 @@ def user_suspend(
 
 
 def user_unsuspend(*, moderator: User | None, user: User, reason: str = "") -> None:
-    """Lift a suspension or ban: the player may log in and play again."""
+    """Lift a suspension or ban: the player may log in and play again. The same rule as
+    imposing one: only a superuser may lift a sanction of staff or another superuser."""
+    if moderator is not None:
+        ensure_may_sanction(moderator, user)
     with transaction.atomic():
         accounts_services.suspension_lift(user=user)
         audit(moderator=moderator, action="lift suspension", target=user, reason=reason)
@@ -86,7 +89,10 @@ def may_sanction(moderator: User, user: User) -> bool:
 
 def ensure_may_sanction(moderator: User, user: User) -> None:
     if not may_sanction(moderator, user):
-        raise Forbidden(f"Only a superuser may sanction {user.get_username()}, who is staff.")
+        raise Forbidden(
+            f"Only a superuser may sanction {user.get_username()}, who is staff, "
+            "or lift their sanction."
+        )
 
 
 def game_abort(*, moderator: User, game_id: int, reason: str) -> Game:
@@ -134,13 +140,16 @@ def report_create(
         raise Invalid("You cannot report yourself.", fields={"username": ["yourself"]})
     message = None
     if message_id is not None:
-        message = ChatMessage.objects.filter(pk=message_id, user=reported).first()
+        # One refusal for an unknown message, another player's, and one at a table the
+        # reporter never sat at: the answer must not tell a stranger who wrote a message.
+        message = ChatMessage.objects.filter(
+            pk=message_id, user=reported, game__seat_set__user=reporter
+        ).first()
         if message is None:
-            raise Invalid(
-                "That message is not one of this player's.", fields={"message_id": ["not found"]}
+            raise NotFound(
+                "There is no such message of that player at a table you sat at.",
+                fields={"message_id": ["not found"]},
             )
-        if not message.game.seat_set.filter(user=reporter).exists():
-            raise NotAPlayer("Only the players of that table can report its chat.")
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=reporter.pk).values_list("pk").get()
         recent = timezone.now() - timedelta(hours=1)

@@ -29,6 +29,8 @@ STATUS_OF_CODE = {
     "stale_state": status.HTTP_409_CONFLICT,
     "game_full": status.HTTP_409_CONFLICT,
     "game_not_active": status.HTTP_409_CONFLICT,
+    "too_many_open_tables": status.HTTP_409_CONFLICT,
+    "too_many_bot_games": status.HTTP_409_CONFLICT,
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
     "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
 }

@@ -8,11 +8,19 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from accounts.standing import ensure_can_play
 from core import limits
-from core.errors import GameFull, GameNotActive, Invalid, NotAPlayer
+from core.errors import (
+    GameFull,
+    GameNotActive,
+    Invalid,
+    NotAPlayer,
+    TooManyBotGames,
+    TooManyOpenTables,
+)
 from games import engine, push, selectors
 from games.difficulty import bot_kind_for
 from games.enqueue import game_transaction
@@ -50,6 +58,7 @@ def game_create(
     bot_kind = bot_kind_for(bot_kind)  # easy, medium, hard, or an engine kind
     seed = engine.new_seed()
     with game_transaction():
+        _ensure_room(user, open_table=bots < seats - 1, bot_game=bots > 0)
         game = Game.objects.create(
             created_by=user,
             seats=seats,
@@ -114,12 +123,53 @@ def game_join(*, game_id: int, user: User) -> Game:
             raise GameFull("This table has started or ended: no seat is free.")
         taken = {seat.number for seat in seats}
         free = [n for n in range(game.seats) if n not in taken]
+        # A seat that fills the table starts the game: only one that leaves it open counts.
+        _ensure_room(user, open_table=len(free) > 1, bot_game=False)
         Seat.objects.create(game=game, number=free[0], user=user)
         if len(free) == 1:
             start(game)
         else:
             _publish_on_commit(game)
     return game
+
+
+def _ensure_room(user: User, *, open_table: bool, bot_game: bool) -> None:
+    """Refuse a table past the user's limits at once: MAX_OPEN_TABLES_PER_USER open tables they
+    sit at, MAX_BOT_GAMES_PER_USER open or running games with bots where they are the only
+    person. Counted under a lock of the user's row, held to the caller's commit, so two
+    concurrent creates cannot both pass on the same count."""
+    most_open = _limit(settings.MAX_OPEN_TABLES_PER_USER) if open_table else None
+    most_bot_games = _limit(settings.MAX_BOT_GAMES_PER_USER) if bot_game else None
+    if most_open is None and most_bot_games is None:
+        return
+    User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk").get()
+    if most_open is not None and _open_tables(user).count() >= most_open:
+        raise TooManyOpenTables(
+            f"You sit at {most_open} open tables already, the most one may: "
+            "start or leave one first."
+        )
+    if most_bot_games is not None and _bot_games(user).count() >= most_bot_games:
+        raise TooManyBotGames(
+            f"You have {most_bot_games} games with bots going already, the most one may: "
+            "finish or resign one first."
+        )
+
+
+def _limit(most: int) -> int | None:
+    """A per-user limit from settings; None when off (0, or rate limits disabled)."""
+    return most if most > 0 and settings.RATE_LIMITS_ENABLED else None
+
+
+def _open_tables(user: User) -> QuerySet[Game]:
+    return Game.objects.filter(status=GameStatus.OPEN, seat_set__user=user)
+
+
+def _bot_games(user: User) -> QuerySet[Game]:
+    """Open or running games with bots at which `user` is the only person."""
+    other_people = Seat.objects.filter(game=OuterRef("pk"), user__isnull=False).exclude(user=user)
+    return Game.objects.filter(
+        status__in=(GameStatus.OPEN, GameStatus.ACTIVE), bots__gt=0, seat_set__user=user
+    ).exclude(Exists(other_people))
 
 
 def game_leave(*, game_id: int, user: User) -> Game:

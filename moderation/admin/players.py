@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from accounts.models import Suspension
+from core.errors import ApplicationError
 from moderation import services as moderation
 from moderation.admin.actions import moderator_of, with_reason
 from moderation.models import AuditLog, Report, ReportStatus
@@ -36,9 +37,11 @@ class SuspensionForm(forms.ModelForm):  # type: ignore[type-arg]
         until = data.get("until")
         if not data.get("banned") and (until is None or until <= timezone.now()):
             raise forms.ValidationError("Give an end in the future, or tick 'banned'.")
-        user = data.get("user")
-        if isinstance(user, User) and not moderation.may_sanction(self.moderator, user):
-            raise forms.ValidationError("Only a superuser may sanction staff.")
+        # Changing a suspension may also take it off its user (by moving it to another):
+        # the rule holds for the user it had as for the one it gets.
+        for user in (self.instance.user if self.instance.pk else None, data.get("user")):
+            if isinstance(user, User) and not moderation.may_sanction(self.moderator, user):
+                raise forms.ValidationError("Only a superuser may sanction staff.")
         return data
 
 
@@ -66,8 +69,24 @@ class SuspensionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             banned=obj.banned,
         ).pk
 
+    def _may_lift(self, request: HttpRequest, obj: Suspension | None) -> bool:
+        return obj is None or moderation.may_sanction(moderator_of(request), obj.user)
+
+    def has_change_permission(self, request: HttpRequest, obj: Suspension | None = None) -> bool:
+        return super().has_change_permission(request, obj) and self._may_lift(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Suspension | None = None) -> bool:
+        # Deleting a suspension lifts it: only whoever may impose it (the bulk "delete
+        # selected" action asks this for each row, and refuses the lot if one is refused).
+        return super().has_delete_permission(request, obj) and self._may_lift(request, obj)
+
     def delete_model(self, request: HttpRequest, obj: Suspension) -> None:
-        moderation.user_unsuspend(moderator=moderator_of(request), user=obj.user, reason="lifted")
+        try:
+            moderation.user_unsuspend(
+                moderator=moderator_of(request), user=obj.user, reason="lifted"
+            )
+        except ApplicationError as refusal:
+            self.message_user(request, f"{obj}: {refusal.message}", messages.ERROR)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Suspension]) -> None:
         for suspension in queryset:

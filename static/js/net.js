@@ -36,9 +36,10 @@ export async function fetchAll(url) {
 }
 
 /* Close codes after which reconnecting cannot help (API.md "WebSocket"): signed out,
-   suspended, no such game. Any other close (a restart, 1011, 4503 "try again later") is
-   retried. */
-export const FINAL_CLOSE_CODES = [4401, 4403, 4404];
+   suspended, no such game, and 4429: the user opened too many sockets and this, their oldest,
+   made room (reconnecting would only close the next oldest). Any other close (a restart, 1011,
+   4503 "try again later") is retried. */
+export const FINAL_CLOSE_CODES = [4401, 4403, 4404, 4429];
 
 const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 15000;

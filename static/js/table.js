@@ -573,6 +573,7 @@ function startTable() {
       4401: gettext("You are signed out: log in again to play."),
       4403: gettext("Your account is suspended."),
       4404: gettext("There is no such game."),
+      4429: gettext("Too many windows of this site are open: this one stopped. Reload it to play here."),
     }[code];
     const box = $("connection");
     box.textContent = gettext("offline");

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -13,8 +14,11 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import suspension_set
 from tests.games.helpers import API, PASSWORD, Player, assert_error, choose_move, seat_players
 
 pytestmark = pytest.mark.django_db
@@ -228,3 +232,52 @@ def test_pages_carry_a_csp_of_this_site_only_and_no_inline_script(
     for tag in re.findall(r"<script\b[^>]*>", html):
         assert "src=" in tag or 'type="application/json"' in tag, tag
     assert not re.search(r"\son[a-z]+=", html)  # no inline event handler
+
+
+# -- suspended accounts ------------------------------------------------------------------------
+@pytest.mark.parametrize("banned", [False, True], ids=["suspended", "banned"])
+def test_a_suspended_users_right_password_gets_403_suspended_and_no_token(
+    banned: bool, make_player: Callable[..., Player]
+) -> None:
+    make_player("sinner")
+    user = User.objects.get(username="sinner")
+    until = None if banned else timezone.now() + timedelta(days=1)
+    suspension_set(user=user, reason="spam", until=until, banned=banned, by=None)
+    tokens = set(Token.objects.filter(user=user).values_list("key", flat=True))
+    api = APIClient()
+
+    right = api.post(TOKEN, {"username": "sinner", "password": PASSWORD}, format="json")
+
+    assert_error(right, 403, "suspended")
+    assert set(Token.objects.filter(user=user).values_list("key", flat=True)) == tokens
+
+
+def test_a_wrong_password_of_a_suspended_user_is_401_like_anyone_elses(
+    make_player: Callable[..., Player],
+) -> None:
+    make_player("sinner")
+    make_player("saint")
+    suspension_set(
+        user=User.objects.get(username="sinner"), reason="spam", until=None, banned=True, by=None
+    )
+    api = APIClient()
+    answers = [
+        api.post(TOKEN, {"username": name, "password": "not-the-password"}, format="json")
+        for name in ("sinner", "saint")
+    ]
+    for answer in answers:
+        assert_error(answer, 401, "not_authenticated")
+    assert answers[0].content == answers[1].content
+
+
+def test_a_locked_out_suspended_user_is_told_to_wait_not_that_the_password_is_right(
+    limits_on: dict[str, str], make_player: Callable[..., Player]
+) -> None:
+    make_player("sinner")
+    suspension_set(
+        user=User.objects.get(username="sinner"), reason="spam", until=None, banned=True, by=None
+    )
+    api = APIClient()
+    for _ in range(5):
+        api.post(TOKEN, {"username": "sinner", "password": "wrong"}, format="json")
+    assert_throttled(api.post(TOKEN, {"username": "sinner", "password": PASSWORD}, format="json"))

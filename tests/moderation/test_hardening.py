@@ -79,5 +79,5 @@ def test_only_a_player_of_that_table_may_report_its_chat(
     said = chat(players[1], running.pk, "rude words").json()
     outsider = make_player()
     body = {"username": players[1].username, "reason": "rude", "message_id": said["id"]}
-    assert_error(report(outsider, **body), 403, "not_a_player")
+    assert_error(report(outsider, **body), 404, "not_found")
     assert report(players[0], **body).status_code == 201

@@ -51,15 +51,35 @@ def test_a_message_of_someone_else_cannot_be_pinned_on_the_player(
     not_theirs = chat(players[2], running.pk, "hello").json()
     error = assert_error(
         report(players[0], username=players[1].username, message_id=not_theirs["id"], reason="x"),
-        400,
-        "invalid",
+        404,
+        "not_found",
     )
     assert "message_id" in error["fields"]
     assert_error(
         report(players[0], username=players[1].username, message_id=10**9, reason="x"),
-        400,
-        "invalid",
+        404,
+        "not_found",
     )
+    assert not Report.objects.exists()
+
+
+def test_a_stranger_learns_nothing_of_who_wrote_a_message(
+    running: Game, players: list[Player], make_player: Callable[..., Player]
+) -> None:
+    """The real author, another player of the table and an unknown id get the same answer:
+    naming each in turn cannot tell a stranger who wrote the message."""
+    said = chat(players[1], running.pk, "secret plans").json()
+    stranger = make_player()
+    answers = [
+        report(stranger, username=username, message_id=message_id, reason="x")
+        for username, message_id in [
+            (players[1].username, said["id"]),  # the author
+            (players[2].username, said["id"]),  # someone else at the table
+            (players[1].username, said["id"] + 1000),  # no such message
+        ]
+    ]
+    assert {a.status_code for a in answers} == {404}
+    assert len({a.content for a in answers}) == 1
     assert not Report.objects.exists()
 
 

@@ -84,7 +84,7 @@ def test_the_log_in_form_refuses_a_suspended_player_until_the_suspension_is_lift
         {"username": player.username, "password": PASSWORD},
         format="json",
     )
-    assert_error(response, 401, "not_authenticated")
+    assert_error(response, 403, "suspended")  # the right password: told why, no token
 
     lift(player)
 

@@ -179,6 +179,7 @@ REST_FRAMEWORK = {
         "moves": env_str("RATE_MOVES", "600/min"),  # a fast player makes about 1 a second
         "socket": env_str("RATE_SOCKET", "240/min"),  # socket messages, sync included
         "password_reset": env_str("RATE_PASSWORD_RESET", "5/hour"),
+        "table_create": env_str("RATE_TABLE_CREATE", "20/hour"),  # the API's and the lobby's
     },
 }
 SPECTACULAR_SETTINGS = {
@@ -273,6 +274,12 @@ CACHES = {
 # django-axes: after 5 wrong passwords for one name from one address, log-in (form, admin and
 # API token) is refused for 15 minutes.
 AXES_ENABLED = RATE_LIMITS_ENABLED
+# What one user may hold at once (off with RATE_LIMITS_ENABLED=false; 0 means no limit): open
+# tables they sit at, games with bots where they are the only person (open or running), and
+# sockets (ws/games/ and ws/me/ together: a new one past the limit closes their oldest, 4429).
+MAX_OPEN_TABLES_PER_USER = env_int("MAX_OPEN_TABLES_PER_USER", 10)
+MAX_BOT_GAMES_PER_USER = env_int("MAX_BOT_GAMES_PER_USER", 3)
+MAX_SOCKETS_PER_USER = env_int("MAX_SOCKETS_PER_USER", 20)
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

@@ -1,0 +1,105 @@
+"""At most MAX_SOCKETS_PER_USER sockets a user, `ws/games/` and `ws/me/` together: one more
+closes the user's oldest with 4429; closed sockets stop counting; other users are unaffected."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from channels.testing import WebsocketCommunicator
+
+from games.socket_quota import CLOSE_TOO_MANY_SOCKETS
+from tests.live.helpers import WAIT, Socket, Sockets, db, table
+from wizardsite.asgi import application
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+LIMIT = 3
+
+
+@pytest.fixture(autouse=True)
+def _limits(settings: Any) -> None:
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    settings.RATE_LIMITS_ENABLED = True
+    settings.MAX_SOCKETS_PER_USER = LIMIT
+
+
+@pytest_asyncio.fixture
+async def sockets() -> AsyncIterator[Sockets]:
+    opened = Sockets()
+    try:
+        yield opened
+    finally:
+        await opened.close_all()
+
+
+async def open_me(sockets: Sockets, token: str) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(
+        application, f"/ws/me/?token={token}", headers=[(b"host", b"testserver")]
+    )
+    sockets.communicators.append(communicator)
+    connected, detail = await communicator.connect(timeout=WAIT)
+    assert connected, detail
+    return communicator
+
+
+async def game_sockets(sockets: Sockets, game_id: int, token: str, count: int) -> list[Socket]:
+    opened = []
+    for _ in range(count):
+        socket = await sockets.open(game_id, token=token)
+        await socket.state()
+        opened.append(socket)
+    return opened
+
+
+async def close_code(communicator: WebsocketCommunicator) -> int:
+    """The code the server closes this socket with (other messages before it are skipped)."""
+    for _ in range(10):
+        output = await communicator.receive_output(WAIT)
+        if output["type"] == "websocket.close":
+            return int(output["code"])
+    raise AssertionError("the socket was not closed")
+
+
+async def answers(socket: Socket) -> bool:
+    await socket.send({"type": "sync"})
+    return (await socket.state())["id"] is not None
+
+
+async def test_one_socket_past_the_limit_closes_the_users_oldest(sockets: Sockets) -> None:
+    game_id, people = await db(table, 3)
+    token = people[0].token
+    first, second, third = await game_sockets(sockets, game_id, token, LIMIT)
+    others = await game_sockets(sockets, game_id, people[1].token, LIMIT)
+
+    await open_me(sockets, token)  # the fourth, of another kind
+
+    assert await close_code(first.communicator) == CLOSE_TOO_MANY_SOCKETS
+    assert await second.nothing() and await answers(second) and await answers(third)
+    assert all([await answers(socket) for socket in others])
+
+    (fifth,) = await game_sockets(sockets, game_id, token, 1)
+    assert await close_code(second.communicator) == CLOSE_TOO_MANY_SOCKETS
+    assert await answers(third) and await answers(fifth)
+
+
+async def test_a_closed_socket_no_longer_counts(sockets: Sockets) -> None:
+    game_id, people = await db(table, 3)
+    token = people[0].token
+    first, second, third = await game_sockets(sockets, game_id, token, LIMIT)
+    await second.communicator.disconnect(timeout=WAIT)
+
+    (fourth,) = await game_sockets(sockets, game_id, token, 1)
+
+    assert await first.nothing()
+    assert all([await answers(socket) for socket in (first, third, fourth)])
+
+
+async def test_without_rate_limits_no_socket_is_closed(sockets: Sockets, settings: Any) -> None:
+    settings.RATE_LIMITS_ENABLED = False
+    game_id, people = await db(table, 3)
+    opened = await game_sockets(sockets, game_id, people[0].token, LIMIT + 2)
+    assert await opened[0].nothing()
+    assert all([await answers(socket) for socket in opened])
