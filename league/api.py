@@ -9,6 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import services as account_services
+from accounts.serializers import EmailChangeSerializer
 from apikit.api import paginate, player
 from apikit.schema import errors, page_of, ref
 from core.errors import NotFound
@@ -52,3 +54,20 @@ class Me(APIView):
     @extend_schema(operation_id="accounts_me", responses={200: ref(MeView), **errors(401)})
     def get(self, request: Request) -> Response:
         return Response(selectors.user_summary(player(request)))
+
+    @extend_schema(
+        operation_id="accounts_me_update",
+        request=EmailChangeSerializer,
+        responses={200: ref(MeView), **errors(400, 401)},
+        description=(
+            "A new e-mail address (the password proves the caller owns the account). It is "
+            "unverified until the link mailed to it is followed: `email_verified` is false and "
+            "no turn mail is sent meanwhile."
+        ),
+    )
+    def patch(self, request: Request) -> Response:
+        user = player(request)
+        serializer = EmailChangeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        account_services.email_change(user=user, **serializer.validated_data)
+        return Response(selectors.user_summary(user))

@@ -179,6 +179,9 @@ REST_FRAMEWORK = {
         "moves": env_str("RATE_MOVES", "600/min"),  # a fast player makes about 1 a second
         "socket": env_str("RATE_SOCKET", "240/min"),  # socket messages, sync included
         "password_reset": env_str("RATE_PASSWORD_RESET", "5/hour"),
+        # Verification links: tokens posted per address; links mailed per address and per user.
+        "verify_email": env_str("RATE_VERIFY_EMAIL", "30/hour"),
+        "verify_mail": env_str("RATE_VERIFY_MAIL", "5/hour"),
     },
 }
 SPECTACULAR_SETTINGS = {
