@@ -267,3 +267,26 @@ def test_an_inactive_account_is_never_mailed(make_player: Callable[..., Player])
     assert APIClient().post(VERIFY, {"token": token}, format="json").status_code == 200
     User.objects.filter(pk=jo.user_id).update(is_active=False)
     assert mail_address_of(User.objects.get(pk=jo.user_id)) is None
+
+
+@pytest.mark.parametrize(
+    ("language", "subject", "button"),
+    [
+        ("es", "Verifica tu dirección de correo", "Verificar mi dirección"),
+        ("cs", "Ověř svou e-mailovou adresu", "Ověřit mou adresu"),
+        ("hr", "Potvrdi svoju adresu e-pošte", "Potvrdi moju adresu"),
+    ],
+)
+def test_the_link_and_its_page_are_in_the_language_of_the_sign_up(
+    language: str, subject: str, button: str
+) -> None:
+    body = {"username": f"polyglot_{language}", "password": PASSWORD, "email": "p@example.com"}
+    response = APIClient().post(
+        f"{API}/accounts/register/", body, format="json", HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert response.status_code == 201
+    (message,) = mail.outbox
+    assert subject in message.subject
+    path, _ = link_in(message)
+    page = Client().get(path, HTTP_ACCEPT_LANGUAGE=language)
+    assert button in page.content.decode()
