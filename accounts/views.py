@@ -173,7 +173,7 @@ def verification_resend(request: HttpRequest) -> HttpResponse:
     """Another verification link to the account's address (a few an hour at most)."""
     user = request.user
     assert isinstance(user, User)
-    wait = throttles.hit("verify_mail", f"user:{user.pk}")
+    wait = throttles.hit("verify_mail", str(user.pk))  # the API resend's count too
     try:
         if wait is not None:
             raise RateLimited("Too many verification mails.", retry_after=wait)
