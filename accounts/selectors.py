@@ -23,5 +23,9 @@ def mail_address_of(user: User) -> str | None:
 
 
 def verified_elsewhere(user: User, email: str) -> bool:
-    """Another account verified this address (in any case) already."""
-    return VerifiedEmail.objects.filter(email__iexact=email).exclude(user=user).exists()
+    """Another account verified this address (in any case) and has it still."""
+    return (
+        VerifiedEmail.objects.filter(email__iexact=email, user__email__iexact=email)
+        .exclude(user=user)
+        .exists()
+    )

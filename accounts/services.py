@@ -94,6 +94,9 @@ def email_verify(*, token: str) -> User:
         raise taken
     try:
         with transaction.atomic():
+            # A verification whose account has another address since (set in the admin) is void.
+            stale = VerifiedEmail.objects.filter(email__iexact=user.email)
+            stale.exclude(user__email__iexact=user.email).delete()
             VerifiedEmail.objects.update_or_create(
                 user=user, defaults={"email": user.email, "verified_at": timezone.now()}
             )

@@ -6,6 +6,7 @@ account at most; a new address needs verifying again."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -290,3 +292,56 @@ def test_the_link_and_its_page_are_in_the_language_of_the_sign_up(
     path, _ = link_in(message)
     page = Client().get(path, HTTP_ACCEPT_LANGUAGE=language)
     assert button in page.content.decode()
+
+
+def test_an_address_given_up_by_its_account_may_be_verified_by_another(
+    make_player: Callable[..., Player],
+) -> None:
+    first, second = make_player("first"), make_player("second")
+    _, token = link_in(mails_to("first@example.com")[0])
+    assert APIClient().post(VERIFY, {"token": token}, format="json").status_code == 200
+    second.client.patch(ME, {"email": "first@example.com", "password": PASSWORD}, format="json")
+    assert mails_to("first@example.com")[1:] == []  # verified by first: no link for second
+    # first's address changes outside the account page (in the admin): theirs no longer.
+    User.objects.filter(pk=first.user_id).update(email="elsewhere@example.org")
+    assert not verified(first)
+    assert second.client.post(RESEND).status_code == 202
+    _, token = link_in(mails_to("first@example.com")[-1])
+    assert APIClient().post(VERIFY, {"token": token}, format="json").status_code == 200
+    assert verified(second) and not verified(first)
+
+
+def verify_together(tokens: list[str]) -> list[int]:
+    """The statuses of posting these tokens at the same moment (threads behind a barrier)."""
+    barrier = threading.Barrier(len(tokens))
+    statuses: list[int] = []
+
+    def post(token: str) -> None:
+        try:
+            barrier.wait(timeout=10)
+            client = APIClient(raise_request_exception=False)
+            statuses.append(client.post(VERIFY, {"token": token}, format="json").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=post, args=(token,)) for token in tokens]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return statuses
+
+
+@pytest.mark.postgres
+def test_two_accounts_verifying_one_address_at_once_get_one_verification(
+    make_player: Callable[..., Player],
+) -> None:
+    for attempt in range(3):
+        address = f"shared{attempt}@example.com"
+        players = [make_player(f"racer{attempt}_{n}") for n in range(2)]
+        for player in players:
+            player.client.patch(ME, {"email": address, "password": PASSWORD}, format="json")
+        tokens = [link_in(message)[1] for message in mails_to(address)]
+        assert len(tokens) == 2
+        assert sorted(verify_together(tokens)) == [200, 409]
+        assert VerifiedEmail.objects.filter(email__iexact=address).count() == 1
