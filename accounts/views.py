@@ -114,6 +114,9 @@ def request_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
 
 
+TOO_MANY = _("Too many verification mails: try again in an hour.")
+
+
 def sent_notice(user: User) -> str:
     return str(
         _("A link to verify %(email)s is on its way (unless the address is verified already).")
@@ -148,6 +151,8 @@ def account(request: HttpRequest) -> HttpResponse:
     form = EmailChangeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
+            if throttles.hit("verify_mail", str(user.pk)) is not None:  # the API's count too
+                raise Invalid("Too many changes.", fields={"email": [TOO_MANY]})
             services.email_change(
                 user=user, email=form.cleaned_data["email"], password=form.cleaned_data["password"]
             )
@@ -179,7 +184,7 @@ def verification_resend(request: HttpRequest) -> HttpResponse:
             raise RateLimited("Too many verification mails.", retry_after=wait)
         services.verification_mail_send(user=user)
     except RateLimited:
-        messages.error(request, _("Too many verification mails: try again in an hour."))
+        messages.error(request, TOO_MANY)
     except Invalid:
         messages.error(request, _("Your account has no e-mail address."))
     else:

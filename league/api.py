@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
@@ -51,6 +53,11 @@ class PlayerDetail(APIView):
 
 
 class Me(APIView):
+    throttle_scope = "verify_mail"  # a change of address mails a link: as many as resends
+
+    def get_throttles(self) -> list[Any]:
+        return list(super().get_throttles()) if self.request.method == "PATCH" else []
+
     @extend_schema(operation_id="accounts_me", responses={200: ref(MeView), **errors(401)})
     def get(self, request: Request) -> Response:
         return Response(selectors.user_summary(player(request)))
@@ -58,7 +65,7 @@ class Me(APIView):
     @extend_schema(
         operation_id="accounts_me_update",
         request=EmailChangeSerializer,
-        responses={200: ref(MeView), **errors(400, 401)},
+        responses={200: ref(MeView), **errors(400, 401, 429)},
         description=(
             "A new e-mail address (the password proves the caller owns the account). It is "
             "unverified until the link mailed to it is followed: `email_verified` is false and "

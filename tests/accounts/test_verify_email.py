@@ -255,6 +255,23 @@ def test_verification_mails_to_one_address_are_limited(
     assert len(mails_to("ivy@example.com")) == 2
 
 
+def test_changes_of_address_are_limited_per_player(
+    make_player: Callable[..., Player], limits_on: dict[str, str]
+) -> None:
+    limits_on["verify_mail"] = "2/hour"
+    kim = make_player("kim")
+    for n in range(2):
+        body = {"email": f"kim{n}@example.org", "password": PASSWORD}
+        assert kim.client.patch(ME, body, format="json").status_code == 200
+    body = {"email": "kim9@example.org", "password": "guess"}
+    assert_error(kim.client.patch(ME, body, format="json"), 429, "rate_limited")
+    assert kim.client.get(ME).status_code == 200  # reading is not counted
+    browser = Client()
+    browser.force_login(User.objects.get(pk=kim.user_id))
+    page = browser.post("/accounts/email/", {"email": "kim9@example.org", "password": PASSWORD})
+    assert page.status_code == 200 and User.objects.get(pk=kim.user_id).email == "kim1@example.org"
+
+
 def test_posting_tokens_is_throttled(limits_on: dict[str, str]) -> None:
     limits_on["verify_email"] = "3/hour"
     client = APIClient()
