@@ -17,7 +17,9 @@ class RegisterSerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text="ASCII letters, digits, _ and -; unique regardless of case.",
     )
     password = StrictCharField(max_length=128, trim_whitespace=False, write_only=True)
-    email = serializers.EmailField()
+    email = serializers.EmailField(
+        help_text="A link to verify it is mailed to it; turn mails wait for that."
+    )
 
 
 class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
