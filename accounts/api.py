@@ -15,7 +15,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services
-from accounts.serializers import CredentialsSerializer, RegisterSerializer
+from accounts.serializers import (
+    CredentialsSerializer,
+    RegisterSerializer,
+    VerifyEmailSerializer,
+)
 from accounts.standing import ensure_can_play
 from apikit.api import player
 from apikit.schema import errors, ref
@@ -42,6 +46,14 @@ class Registered(TypedDict):
 
 class IssuedToken(TypedDict):
     token: str
+
+
+class VerifiedAddress(TypedDict):
+    """The address the token verified."""
+
+    username: str
+    email: str
+    email_verified: bool
 
 
 class Register(APIView):
@@ -108,3 +120,56 @@ class ObtainToken(APIView):
     def delete(self, request: Request) -> Response:
         services.token_revoke(user=player(request), key=getattr(request.auth, "key", None))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class VerifyEmail(APIView):
+    """The token of the verification mail's link, posted by an app: it is the proof, so no
+    authentication is needed."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+    throttle_scope = "verify_email"
+
+    @extend_schema(
+        operation_id="accounts_verify_email",
+        request=VerifyEmailSerializer,
+        responses={
+            200: ref(VerifiedAddress),
+            **errors(
+                400,
+                409,
+                429,
+                s400="invalid: the token is not ours, has expired, or the address changed since",
+                s409="email_taken: another account verified this address already",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = VerifyEmailSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.email_verify(token=serializer.validated_data["token"])
+        body: VerifiedAddress = {
+            "username": user.get_username(),
+            "email": user.email,
+            "email_verified": True,
+        }
+        return Response(body)
+
+
+class VerificationResend(APIView):
+    """Another verification mail to the caller's address."""
+
+    throttle_scope = "verify_mail"
+
+    @extend_schema(
+        operation_id="accounts_verify_email_resend",
+        request=None,
+        responses={202: None, **errors(400, 401, 429)},
+        description=(
+            "Mails a new verification link to the caller's address, unless it is verified "
+            "already (by this account or another: the answer is the same). A few an hour."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        services.verification_mail_send(user=player(request))
+        return Response(status=status.HTTP_202_ACCEPTED)

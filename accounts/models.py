@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -28,3 +29,23 @@ class Suspension(models.Model):
     @property
     def in_force(self) -> bool:
         return self.banned or (self.until is not None and self.until > timezone.now())
+
+
+class VerifiedEmail(models.Model):
+    """The address a player proved they read (by the signed link mailed to it). It counts only
+    while it is still the account's address; an address is verified by one account at most,
+    in any case."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="verified_email"
+    )
+    email = models.EmailField()
+    verified_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("email"), name="one_account_per_verified_email")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} verified by {self.user}"

@@ -17,9 +17,20 @@ class RegisterSerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text="ASCII letters, digits, _ and -; unique regardless of case.",
     )
     password = StrictCharField(max_length=128, trim_whitespace=False, write_only=True)
-    email = serializers.EmailField()
+    email = serializers.EmailField(
+        help_text="A link to verify it is mailed to it; turn mails wait for that."
+    )
 
 
 class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     username = StrictCharField()
     password = StrictCharField(trim_whitespace=False, write_only=True)
+
+
+class VerifyEmailSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    token = StrictCharField(max_length=500, help_text="The token of the link mailed.")
+
+
+class EmailChangeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    email = serializers.EmailField(help_text="The new address; it needs verifying again.")
+    password = StrictCharField(max_length=128, trim_whitespace=False, write_only=True)

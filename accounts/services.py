@@ -1,7 +1,10 @@
-"""Writes for accounts: sign-up, API tokens, and whether a user may play (suspensions)."""
+"""Writes for accounts: sign-up, the address and its verification, API tokens, and whether a
+user may play (suspensions)."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from datetime import datetime
 
 from django.contrib.auth import authenticate
@@ -10,13 +13,17 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.authtoken.models import Token
 
-from accounts.models import Suspension
+from accounts import selectors, verification
+from accounts.models import Suspension, VerifiedEmail
 from accounts.usernames import username_validator
+from apikit import throttles
 from core import limits
-from core.errors import Invalid, NotAuthenticated
+from core.errors import EmailTaken, Invalid, NotAuthenticated, RateLimited
+
+log = logging.getLogger(__name__)
 
 
 def user_register(*, username: str, password: str, email: str) -> User:
@@ -38,9 +45,83 @@ def user_register(*, username: str, password: str, email: str) -> User:
         raise Invalid("Choose a stronger password.", fields={"password": error.messages}) from error
     try:
         with transaction.atomic():
-            return User.objects.create_user(username=username, email=email, password=password)
+            user = User.objects.create_user(username=username, email=email, password=password)
     except IntegrityError as error:  # a concurrent sign-up took the name first
         raise Invalid("That username is taken.", fields={"username": ["already taken"]}) from error
+    # An address that had its links for the hour gets none now: the player may resend later.
+    with contextlib.suppress(RateLimited):
+        verification_mail_send(user=user)
+    return user
+
+
+def verification_mail_send(*, user: User) -> None:
+    """Mail a link verifying the account's address, after the commit. Nothing is sent for an
+    address verified already (by this account or another: the answer is the same, so it tells
+    nobody whose address it is). Each address gets a few links an hour at most."""
+    if not user.email:
+        raise Invalid("Your account has no e-mail address.")
+    if selectors.email_verified(user) or selectors.verified_elsewhere(user, user.email):
+        return
+    wait = throttles.hit("verify_mail", f"mail:{user.email.lower()}")
+    if wait is not None:
+        raise RateLimited("Too many verification mails to this address.", retry_after=wait)
+    language = translation.get_language()
+    transaction.on_commit(lambda: _mail_verification(user, language))
+
+
+def _mail_verification(user: User, language: str | None) -> None:
+    # After the commit the account exists for good: a mail server that fails loses the
+    # link (the player may ask for another), never the account.
+    try:
+        verification.verification_mail(user, language=language)
+    except Exception as error:
+        log.warning("verification mail to user %s not sent: %r", user.pk, error)
+
+
+def email_verify(*, token: str) -> User:
+    """The account the token names has verified its address; Invalid for a bad, expired or
+    outdated token (the address changed since), EmailTaken if another account verified the
+    address first. Verifying twice is harmless."""
+    claim = verification.verify_claim(token)
+    user = None if claim is None else User.objects.filter(pk=claim.user_id, is_active=True).first()
+    if claim is None or user is None or user.email.lower() != claim.email:
+        raise Invalid(
+            "This verification link is invalid or has expired.",
+            fields={"token": ["invalid or expired"]},
+        )
+    taken = EmailTaken("This address is verified by another account already.")
+    if selectors.verified_elsewhere(user, user.email):
+        raise taken
+    try:
+        with transaction.atomic():
+            # A verification whose account has another address since (set in the admin) is void.
+            stale = VerifiedEmail.objects.filter(email__iexact=user.email)
+            stale.exclude(user__email__iexact=user.email).delete()
+            VerifiedEmail.objects.update_or_create(
+                user=user, defaults={"email": user.email, "verified_at": timezone.now()}
+            )
+    except IntegrityError as error:  # another account verified it at the same moment
+        raise taken from error
+    return user
+
+
+def email_change(*, user: User, email: str, password: str) -> None:
+    """A new address for the account (the password proves it is its owner): it is unverified
+    until the link mailed to it is followed, and no turn mail goes anywhere meanwhile."""
+    if not user.check_password(password):
+        raise Invalid("Wrong password.", fields={"password": ["wrong password"]})
+    if email.lower() == user.email.lower():  # the same address (its case may change)
+        with transaction.atomic():
+            user.email = email
+            user.save(update_fields=["email"])
+            VerifiedEmail.objects.filter(user=user).update(email=email)
+        return
+    with transaction.atomic():
+        user.email = email
+        user.save(update_fields=["email"])
+        VerifiedEmail.objects.filter(user=user).delete()
+        with contextlib.suppress(RateLimited):  # the change stands; the player may resend
+            verification_mail_send(user=user)
 
 
 def token_for_credentials(*, request: HttpRequest, username: str, password: str) -> Token:

@@ -4,6 +4,9 @@ from accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("email/", views.account, name="account"),
+    path("email/resend/", views.verification_resend, name="verification-resend"),
+    path("verify/<str:token>/", views.verify_email, name="verify-email"),
     path("password_change/", views.PasswordChange.as_view(), name="password_change"),
     path("password_reset/", views.PasswordReset.as_view(), name="password_reset"),
     path(

@@ -1,29 +1,37 @@
-"""Browser pages for accounts: sign-up (log-in, log-out and passwords are Django's own views
-with our templates)."""
+"""Browser pages for accounts: sign-up, the account's address and its verification (log-in,
+log-out and passwords are Django's own views with our templates)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import services
+from accounts import selectors, services
+from accounts.forms import EmailChangeForm
 from accounts.usernames import username_validator
+from accounts.verification import VERIFY_MAX_AGE
 from apikit import throttles
 from core import limits
-from core.errors import Invalid
+from core.errors import EmailTaken, Invalid, RateLimited
 
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
-    email = forms.EmailField(label=_("E-mail"), help_text=_("Only used to reset your password."))
+    email = forms.EmailField(
+        label=_("E-mail"),
+        help_text=_("We mail you a link to verify it; then it gets your turn mails if you want."),
+    )
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -51,6 +59,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 form.add_error(field if field in form.fields else None, problems)
         else:
             login(request, user, backend="accounts.authentication.PlayerBackend")
+            messages.info(request, sent_notice(user))
             return redirect(safe_next(request) or "lobby")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -103,3 +112,81 @@ class PasswordReset(auth_views.PasswordResetView):
 def request_address(request: HttpRequest) -> str:
     """The caller's address, as the API's throttles see it."""
     return str(request.META.get("REMOTE_ADDR", ""))
+
+
+TOO_MANY = _("Too many verification mails: try again in an hour.")
+
+
+def sent_notice(user: User) -> str:
+    return str(
+        _("A link to verify %(email)s is on its way (unless the address is verified already).")
+        % {"email": user.email}
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of the verification mail: a GET (a mail scanner's too) only shows the button;
+    its POST verifies the address."""
+    context: dict[str, Any] = {"token": token, "state": "ask"}
+    status = 200
+    if request.method == "POST":
+        try:
+            user = services.email_verify(token=token)
+        except EmailTaken:
+            context["state"], status = "taken", 409
+        except Invalid:
+            context["state"], status = "invalid", 400
+        else:
+            context.update(state="verified", email=user.email)
+    return render(request, "accounts/verify.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request: HttpRequest) -> HttpResponse:
+    """The account's address: whether it is verified, a new one (verified again), a new link."""
+    user = request.user
+    assert isinstance(user, User)
+    form = EmailChangeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            if throttles.hit("verify_mail", str(user.pk)) is not None:  # the API's count too
+                raise Invalid("Too many changes.", fields={"email": [TOO_MANY]})
+            services.email_change(
+                user=user, email=form.cleaned_data["email"], password=form.cleaned_data["password"]
+            )
+        except Invalid as refusal:
+            for field, problems in (refusal.fields or {}).items():
+                form.add_error(field if field in form.fields else None, problems)
+        else:
+            if not selectors.email_verified(user):
+                messages.info(request, sent_notice(user))
+            return redirect("account")
+    context = {
+        "form": form,
+        "email": user.email,
+        "verified": selectors.email_verified(user),
+        "days": VERIFY_MAX_AGE.days,
+    }
+    return render(request, "accounts/account.html", context)
+
+
+@login_required
+@require_POST
+def verification_resend(request: HttpRequest) -> HttpResponse:
+    """Another verification link to the account's address (a few an hour at most)."""
+    user = request.user
+    assert isinstance(user, User)
+    wait = throttles.hit("verify_mail", str(user.pk))  # the API resend's count too
+    try:
+        if wait is not None:
+            raise RateLimited("Too many verification mails.", retry_after=wait)
+        services.verification_mail_send(user=user)
+    except RateLimited:
+        messages.error(request, TOO_MANY)
+    except Invalid:
+        messages.error(request, _("Your account has no e-mail address."))
+    else:
+        messages.info(request, sent_notice(user))
+    return redirect("account")

@@ -34,6 +34,12 @@ class Suspended(ApplicationError):
     code = "suspended"
 
 
+class EmailTaken(ApplicationError):
+    """The address is verified by another account already (one account an address)."""
+
+    code = "email_taken"
+
+
 class NotAPlayer(ApplicationError):
     code = "not_a_player"
 

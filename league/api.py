@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
@@ -9,6 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import services as account_services
+from accounts.serializers import EmailChangeSerializer
 from apikit.api import paginate, player
 from apikit.schema import errors, page_of, ref
 from core.errors import NotFound
@@ -49,6 +53,28 @@ class PlayerDetail(APIView):
 
 
 class Me(APIView):
+    throttle_scope = "verify_mail"  # a change of address mails a link: as many as resends
+
+    def get_throttles(self) -> list[Any]:
+        return list(super().get_throttles()) if self.request.method == "PATCH" else []
+
     @extend_schema(operation_id="accounts_me", responses={200: ref(MeView), **errors(401)})
     def get(self, request: Request) -> Response:
         return Response(selectors.user_summary(player(request)))
+
+    @extend_schema(
+        operation_id="accounts_me_update",
+        request=EmailChangeSerializer,
+        responses={200: ref(MeView), **errors(400, 401, 429)},
+        description=(
+            "A new e-mail address (the password proves the caller owns the account). It is "
+            "unverified until the link mailed to it is followed: `email_verified` is false and "
+            "no turn mail is sent meanwhile."
+        ),
+    )
+    def patch(self, request: Request) -> Response:
+        user = player(request)
+        serializer = EmailChangeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        account_services.email_change(user=user, **serializer.validated_data)
+        return Response(selectors.user_summary(user))

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db.models import F, QuerySet, Sum, Window
 from django.db.models.functions import Rank
 
+from accounts.selectors import email_verified
 from core.errors import Invalid
 from games.models import Game, GameStatus, Seat
 from league.models import LeagueGame, Rating, RatingChange, SeasonStanding
@@ -167,6 +168,7 @@ class Me(TypedDict):
     id: int
     username: str
     email: str
+    email_verified: bool  # turn mails go only to a verified address
     date_joined: datetime
     rating: float | None
     provisional: bool
@@ -185,6 +187,7 @@ def user_summary(user: User) -> Me:
         "id": user.pk,
         "username": user.get_username(),
         "email": user.email,
+        "email_verified": email_verified(user),
         "date_joined": user.date_joined,
         "rating": display(rating.ordinal) if rating else None,
         "provisional": (rating.games if rating else 0) < PROVISIONAL_GAMES,

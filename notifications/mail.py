@@ -42,8 +42,9 @@ def language_of(user: User) -> str:
     return stored if stored in known else settings.LANGUAGE_CODE
 
 
-def turn_mail(user: User, game: Game, *, reminder: bool) -> None:
-    """Tell the player a decision at `game` is theirs (or, `reminder`, that an hour is left)."""
+def turn_mail(user: User, game: Game, *, address: str, reminder: bool) -> None:
+    """Tell the player at `address` (one they verified: `accounts.selectors.mail_address_of`)
+    that a decision at `game` is theirs (or, `reminder`, that an hour is left)."""
     unsubscribe = absolute(reverse("notifications-unsubscribe", args=[unsubscribe_token(user.pk)]))
     context = {
         "username": user.get_username(),
@@ -59,7 +60,7 @@ def turn_mail(user: User, game: Game, *, reminder: bool) -> None:
     EmailMessage(
         subject=" ".join(subject.split()),
         body=body,
-        to=[user.email],
+        to=[address],
         headers={
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",  # RFC 8058

@@ -1,8 +1,11 @@
 """What a player is sent when a decision becomes theirs, and when an hour of it is left.
 
-Mail only at correspondence tables (a limit of an hour or more, `core.limits`): the turn's own
-mail, and a reminder when an hour is left at tables whose limit is two hours or more (so the
-reminder never follows the turn's mail within the hour). Each kind at most once per turn.
+Mail only at correspondence tables (a limit of an hour or more, `core.limits`), and only to an
+address the player verified (`accounts.selectors.mail_address_of`): the turn's own mail, and a
+reminder when an hour is left at tables whose limit is two hours or more (so the reminder never
+follows the turn's mail within the hour). Each kind at most once per turn, and the turn's mail
+at most once a table every quarter-hour (TURN_MAIL_GAP): a turn that comes sooner is held, and
+the minute sweep mails it once the quarter-hour is over if the decision is still theirs.
 Web Push for every table, but for a live table only while the player has no socket open.
 Nothing for an away seat (R18): its decisions are made for it within seconds.
 """
@@ -13,9 +16,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, OuterRef
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
+from accounts.selectors import mail_address_of
 from accounts.standing import is_suspended
 from core import limits
 from core.errors import NotFound
@@ -28,6 +33,12 @@ REMINDER_BEFORE = timedelta(hours=1)
 REMINDER_MIN_LIMIT = 2 * REMINDER_BEFORE
 # A reminder found more than this early (its task ran before the deadline moved) waits.
 REMINDER_TOLERANCE = timedelta(minutes=1)
+# At most one turn mail a table this often to a player: at a table whose bots answer at once
+# their turn comes back every few seconds.
+TURN_MAIL_GAP = timedelta(minutes=15)
+# How long after its quarter-hour a held turn mail is still looked for by the sweep (it runs
+# every minute; a turn whose mail cannot go, e.g. mail turned off, drops out after this).
+HELD_SEARCH = timedelta(hours=1)
 
 
 @dataclass
@@ -75,7 +86,7 @@ def turn_notify(*, user_id: int, game_id: int, seq: int) -> Notices:
     if turn is None:
         return notices
     prefs = services.settings_of(turn.user)
-    if turn.correspondence and prefs.email_turns and turn.user.email:
+    if turn.correspondence and prefs.email_turns:
         _mail_once(turn, Kind.TURN_MAIL)
     if prefs.push_turns and (turn.correspondence or not presence.is_connected(user_id)):
         subscriptions = list(
@@ -93,19 +104,22 @@ def turn_notify(*, user_id: int, game_id: int, seq: int) -> Notices:
 
 
 def turn_remind(*, user_id: int, game_id: int, seq: int) -> bool:
-    """The reminder, if this turn is still the player's, an hour or less is left, and it was
-    not sent yet. True if it was sent now."""
+    """The turn's mail if the quarter-hour rule held it and that quarter-hour is over; else the
+    reminder, if an hour or less is left and it was not sent yet. Either only while the turn is
+    still the player's. True if a mail was sent now."""
     turn = current_turn(user_id=user_id, game_id=game_id, seq=seq)
     if turn is None or not turn.correspondence:
         return False
+    held = _held(turn) and services.settings_of(turn.user).email_turns
+    if held and _mail_once(turn, Kind.TURN_MAIL):
+        return True
     assert turn.game.deadline is not None
     left = turn.game.deadline - timezone.now()
     if left <= timedelta(0) or left > REMINDER_BEFORE + REMINDER_TOLERANCE:
         return False
     if turn.game.turn_seconds < REMINDER_MIN_LIMIT.total_seconds():
         return False
-    prefs = services.settings_of(turn.user)
-    if not (prefs.email_turns and turn.user.email):
+    if not services.settings_of(turn.user).email_turns:
         return False
     return _mail_once(turn, Kind.REMINDER_MAIL)
 
@@ -122,7 +136,37 @@ def claims_prune() -> int:
 
 def reminders_due(*, limit: int = 500) -> list[tuple[int, int, int]]:
     """(user, game, seq) of each turn whose last hour has begun and whose reminder is unsent:
-    the sweep that stands in for reminder tasks the broker could not hold (days ahead)."""
+    the sweep that stands in for reminder tasks the broker could not hold (days ahead); then
+    each turn whose mail was held by the quarter-hour rule and may go now."""
+    due = _reminders_due(limit=limit)
+    return due + [turn for turn in held_mails_due(limit=limit) if turn not in due]
+
+
+def held_mails_due(*, limit: int = 500) -> list[tuple[int, int, int]]:
+    """(user, game, seq) of each current turn without its mail, at a correspondence table
+    where the player's last turn mail went out a quarter-hour or more ago (and not long
+    before): the turns the quarter-hour rule held."""
+    now = timezone.now()
+    player = Seat.objects.filter(game=OuterRef("pk"), number=OuterRef("to_act"), away=False)
+    mails = Sent.objects.filter(game=OuterRef("pk"), user=OuterRef("player"), kind=Kind.TURN_MAIL)
+    games = (
+        Game.objects.filter(
+            status=GameStatus.ACTIVE,
+            turn_seconds__gte=limits.CORRESPONDENCE_SECONDS,
+            deadline__gt=now,
+        )
+        .annotate(player=Subquery(player.values("user_id")[:1]))
+        .filter(player__isnull=False)
+        .filter(Exists(mails.filter(created__range=(now - TURN_MAIL_GAP - HELD_SEARCH, now))))
+        .filter(~Exists(mails.filter(created__gt=now - TURN_MAIL_GAP)))
+        .filter(~Exists(mails.filter(seq=OuterRef("seq"))))
+        .order_by("deadline")
+        .values_list("player", "pk", "seq")[:limit]
+    )
+    return [(user_id, game_id, seq) for user_id, game_id, seq in games]
+
+
+def _reminders_due(*, limit: int) -> list[tuple[int, int, int]]:
     now = timezone.now()
     reminded = Sent.objects.filter(
         game=OuterRef("pk"), seq=OuterRef("seq"), kind=Kind.REMINDER_MAIL
@@ -147,14 +191,37 @@ def reminders_due(*, limit: int = 500) -> list[tuple[int, int, int]]:
     return due
 
 
+def _held(turn: Turn) -> bool:
+    """The turn has no mail yet though the player was mailed for this table before."""
+    mails = Sent.objects.filter(user=turn.user, game=turn.game, kind=Kind.TURN_MAIL)
+    return not mails.filter(seq=turn.game.seq).exists() and mails.exists()
+
+
 def _mail_once(turn: Turn, kind: Kind) -> bool:
-    """Send the mail of `kind` unless it was claimed already; a failed send gives the claim
-    back (and raises, for the task's retry)."""
-    user_id, game_id, seq = turn.user.pk, turn.game.pk, turn.game.seq
-    if not services.notice_claim(user_id=user_id, game_id=game_id, seq=seq, kind=kind):
+    """Send the mail of `kind` to the player's verified address unless it was claimed already
+    (or, for a turn's mail, one for this table went out within the quarter-hour); a failed
+    send gives the claim back (and raises, for the task's retry)."""
+    address = mail_address_of(turn.user)
+    if address is None:
         return False
+    user_id, game_id, seq = turn.user.pk, turn.game.pk, turn.game.seq
+    with transaction.atomic():
+        if kind == Kind.TURN_MAIL:
+            # One player's turn mails are claimed one at a time (the row lock), so two turns
+            # of a table that come together cannot both find the quarter-hour free.
+            list(User.objects.select_for_update(no_key=True).filter(pk=user_id).values("pk"))
+            recent = Sent.objects.filter(
+                user_id=user_id,
+                game_id=game_id,
+                kind=Kind.TURN_MAIL,
+                created__gt=timezone.now() - TURN_MAIL_GAP,
+            )
+            if recent.exists():
+                return False
+        if not services.notice_claim(user_id=user_id, game_id=game_id, seq=seq, kind=kind):
+            return False
     try:
-        mail.turn_mail(turn.user, turn.game, reminder=kind == Kind.REMINDER_MAIL)
+        mail.turn_mail(turn.user, turn.game, address=address, reminder=kind == Kind.REMINDER_MAIL)
     except Exception:
         services.notice_release(user_id=user_id, game_id=game_id, seq=seq, kind=kind)
         raise

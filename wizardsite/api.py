@@ -23,6 +23,7 @@ STATUS_OF_CODE = {
     "not_authenticated": status.HTTP_401_UNAUTHORIZED,
     "forbidden": status.HTTP_403_FORBIDDEN,
     "suspended": status.HTTP_403_FORBIDDEN,
+    "email_taken": status.HTTP_409_CONFLICT,
     "not_a_player": status.HTTP_403_FORBIDDEN,
     "not_found": status.HTTP_404_NOT_FOUND,
     "not_your_turn": status.HTTP_409_CONFLICT,

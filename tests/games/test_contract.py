@@ -15,6 +15,7 @@ import pytest
 import pytest_asyncio
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
+from django.core import mail
 from jsonschema import Draft202012Validator, FormatChecker
 from rest_framework.test import APIClient
 
@@ -47,6 +48,8 @@ LEADERBOARD = f"{API}/league/leaderboard/"
 PROFILE = f"{API}/players/{{username}}/"
 NOTIFICATIONS = f"{API}/accounts/me/notifications/"
 PUSH_SUBSCRIPTIONS = f"{API}/accounts/me/push-subscriptions/"
+VERIFY_EMAIL = f"{API}/accounts/verify-email/"
+RESEND_VERIFICATION = f"{API}/accounts/me/verify-email/resend/"
 
 FORMATS = FormatChecker()
 
@@ -404,6 +407,21 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     assert await rest.status(client, "post", PUSH_SUBSCRIPTIONS, subscription) == 201
     assert (await rest.call(client, "get", NOTIFICATIONS))[1]["push_turns"] is True
     assert await rest.status(client, "delete", PUSH_SUBSCRIPTIONS, {"endpoint": endpoint}) == 204
+
+    # The address: verified with the token of the mailed link, changed (unverified again), and
+    # the link sent once more.
+    address = f"{people[0].username}@example.com"
+    (link,) = [m.body for m in mail.outbox if m.to == [address] and "/accounts/verify/" in m.body]
+    verify_token = link.split("/accounts/verify/", 1)[1].split("/", 1)[0]
+    assert (await rest.call(client, "get", ME))[1]["email_verified"] is False
+    status, verified = await rest.call(APIClient(), "post", VERIFY_EMAIL, {"token": verify_token})
+    assert status == 200 and verified["email_verified"] is True
+    assert (await rest.call(client, "get", ME))[1]["email_verified"] is True
+    change = {"email": "moved@example.org", "password": PASSWORD}
+    status, me_view = await rest.call(client, "patch", ME, change)
+    assert status == 200 and me_view["email_verified"] is False
+    assert await rest.status(APIClient(), "post", VERIFY_EMAIL, {"token": "forged"}) == 400
+    assert await rest.status(client, "post", RESEND_VERIFICATION) == 202
 
     # A revoked token stops working at once.
     leaving = people[0].client

@@ -1,6 +1,7 @@
 """Turn mails (Django's locmem backend): one when a decision becomes yours at a table of an
 hour or more, a reminder when an hour is left, in your language, with a signed one-click
-unsubscribe link; nothing twice for one turn, nothing at a live table."""
+unsubscribe link; nothing twice for one turn, nothing at a live table; only to an address its
+owner verified, and at most one a table every quarter-hour."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from notifications import tasks
+from notifications import tasks, turns
 from notifications.models import NotificationSettings, Sent
-from tests.games.helpers import Player, game_row
+from tests.games.helpers import PASSWORD, Player, game_row, register_player, seat_players
 from tests.notifications.helpers import DAY, at, deadline_of, move, recipients, table, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the mails go out after the commit
@@ -23,6 +24,35 @@ pytestmark = pytest.mark.django_db(transaction=True)  # the mails go out after t
 
 def email(player: Player) -> str:
     return f"{player.username}@example.com"
+
+
+def verify(player: Player) -> None:
+    """Follow the link of the verification mail last sent to the player, as an app does."""
+    (message,) = [m for m in mail.outbox if m.to == [email(player)]][-1:]
+    token = re.search(r"/accounts/verify/([^/\s]+)/", message.body)
+    assert token, message.body
+    response = player.client.post(
+        "/api/v1/accounts/verify-email/", {"token": token.group(1)}, format="json"
+    )
+    assert response.status_code == 200, response.content
+
+
+def quarter_hour_over() -> None:
+    """As if every mail so far went out a quarter-hour ago."""
+    Sent.objects.update(created=timezone.now() - turns.TURN_MAIL_GAP - timedelta(seconds=1))
+
+
+@pytest.fixture
+def make_player(make_player: Callable[..., Player]) -> Callable[..., Player]:
+    """Players whose addresses are verified (the verification mails then cleared)."""
+
+    def make(username: str | None = None) -> Player:
+        player = make_player(username)
+        verify(player)
+        mail.outbox.clear()
+        return player
+
+    return make
 
 
 def test_one_mail_to_the_player_whose_turn_it_became_and_none_twice(
@@ -37,13 +67,16 @@ def test_one_mail_to_the_player_whose_turn_it_became_and_none_twice(
     game = game_row(game_id)
     tasks.turn_notify(first.user_id, game_id, game.seq)
     assert len(mail.outbox) == 1
-    # Each move that hands the turn on mails the next player, once.
+    # Each move that hands the turn on mails the next player, once: the first time at this
+    # table; a turn back within the quarter-hour is held (below).
+    mailed = {first.username}
     for _ in range(4):
         before = len(mail.outbox)
         mover = move(game_id, people)
         after = to_act(game_id, people)
-        expected = [] if after is mover else [email(after)]
+        expected = [] if after is mover or after.username in mailed else [email(after)]
         assert recipients()[before:] == expected
+        mailed.add(after.username)
 
 
 def test_no_mail_at_a_live_table_or_for_a_player_who_turned_them_off(
@@ -158,6 +191,7 @@ def test_the_signed_link_unsubscribes_in_one_click_and_nothing_is_sent_after(
     assert NotificationSettings.objects.get(user_id=first.user_id).email_turns is False
     # Their next turns bring no mail; the others still get theirs.
     mail.outbox.clear()
+    quarter_hour_over()
     for _ in range(12):
         move(game_id, people)
     assert recipients() and email(first) not in recipients()
@@ -221,3 +255,85 @@ def test_a_notice_that_cannot_be_queued_never_fails_the_move(
     before = game_row(game_id).seq
     move(game_id, people)  # answered 200 (asserted inside)
     assert game_row(game_id).seq > before and mail.outbox == []
+
+
+def turn_mails() -> list[mail.EmailMessage]:
+    return [m for m in mail.outbox if "/games/" in m.body]
+
+
+def test_no_turn_mail_goes_to_an_address_nobody_verified(
+    make_player: Callable[..., Player],
+) -> None:
+    people = [register_player(f"stranger{n}") for n in range(3)]  # addresses not verified
+    game_id = seat_players(people, turn_seconds=DAY, blind_first_round=False)
+    for _ in range(6):
+        move(game_id, people)
+    assert turn_mails() == []
+    assert all("/accounts/verify/" in m.body for m in mail.outbox)  # only the sign-up links
+    # Once the player to act verifies the address, their next turn is mailed.
+    player = to_act(game_id, people)
+    verify(player)
+    mail.outbox.clear()
+    while to_act(game_id, people) is player:
+        move(game_id, people)
+    while to_act(game_id, people) is not player:
+        move(game_id, people)
+    assert recipients() == [email(player)]
+
+
+def test_a_bot_table_mails_its_player_at_most_once_a_quarter_hour(
+    make_player: Callable[..., Player],
+) -> None:
+    player = make_player()
+    game_id = seat_players([player], bots=2, turn_seconds=DAY, blind_first_round=False)
+    for _ in range(15):  # the bots answer at once: the turn is back each time
+        move(game_id, [player])
+    assert recipients() == [email(player)]
+    # The quarter-hour over, the sweep mails the turn that is still theirs, once.
+    quarter_hour_over()
+    mail.outbox.clear()
+    assert tasks.remind_due() == 1
+    assert recipients() == [email(player)] and str(game_id) in mail.outbox[0].subject
+    assert tasks.remind_due() == 0
+    held = (player.user_id, game_id, game_row(game_id).seq)
+    assert tasks.turn_remind(*held) is False
+    # Further turns within the new quarter-hour: held again.
+    for _ in range(5):
+        move(game_id, [player])
+    assert len(mail.outbox) == 1
+    assert tasks.remind_due() == 0  # their quarter-hour is not over
+
+
+def test_two_turns_of_one_table_announced_together_send_one_mail(
+    make_player: Callable[..., Player],
+) -> None:
+    player = make_player()
+    game_id = seat_players([player], bots=2, turn_seconds=DAY, blind_first_round=False)
+    move(game_id, [player])
+    Sent.objects.all().delete()  # as if neither turn's task had run yet
+    mail.outbox.clear()
+    seq = game_row(game_id).seq
+    tasks.turn_notify(player.user_id, game_id, seq)
+    tasks.turn_notify(player.user_id, game_id, seq)
+    move(game_id, [player])  # the next turn's own task
+    assert recipients() == [email(player)]
+
+
+def test_a_changed_address_gets_no_turn_mail_until_it_is_verified(
+    make_player: Callable[..., Player],
+) -> None:
+    game_id, people = table(make_player, DAY)
+    first = to_act(game_id, people)
+    response = first.client.patch(
+        "/api/v1/accounts/me/",
+        {"email": "new@example.org", "password": PASSWORD},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["email_verified"] is False
+    assert mail.outbox[-1].to == ["new@example.org"]  # its verification link
+    quarter_hour_over()
+    Sent.objects.all().delete()
+    mail.outbox.clear()
+    tasks.turn_notify(first.user_id, game_id, game_row(game_id).seq)
+    assert turn_mails() == []

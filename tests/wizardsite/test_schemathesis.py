@@ -103,6 +103,7 @@ def test_the_anonymous_operations_are_the_public_ones() -> None:
     assert sorted(ANONYMOUS) == [
         "accounts_register",
         "accounts_token",
+        "accounts_verify_email",
         "league_leaderboard",
         "players_retrieve",
     ]

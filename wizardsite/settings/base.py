@@ -180,6 +180,9 @@ REST_FRAMEWORK = {
         "socket": env_str("RATE_SOCKET", "240/min"),  # socket messages, sync included
         "password_reset": env_str("RATE_PASSWORD_RESET", "5/hour"),
         "table_create": env_str("RATE_TABLE_CREATE", "20/hour"),  # the API's and the lobby's
+        # Verification links: tokens posted per address; links mailed per address and per user.
+        "verify_email": env_str("RATE_VERIFY_EMAIL", "30/hour"),
+        "verify_mail": env_str("RATE_VERIFY_MAIL", "5/hour"),
     },
 }
 SPECTACULAR_SETTINGS = {
