@@ -25,6 +25,13 @@ Schema = dict[str, Any]
 DateTime = Annotated[str, OpenApiTypes.DATETIME]
 """An ISO-8601 UTC time as a string (documented as format date-time)."""
 
+
+def whole_text(pattern: str) -> str:
+    """A schema `pattern` (ECMA and Python regex alike) that `pattern` must match all of: in
+    Python `$` also matches before a final newline, which the server's checks refuse."""
+    return rf"^(?:{pattern})$(?!\n)"
+
+
 _COMPONENTS = "#/components/schemas/"
 _documented: dict[str, Any] = {}  # component name → the TypedDict it is made from
 
@@ -72,6 +79,9 @@ def _union(options: list[Any], nullable: bool) -> Schema:
         schema = schema_of(options[0])
         if nullable and "$ref" in schema:
             schema = {"allOf": [schema]}  # OpenAPI 3.0 ignores keywords beside a $ref
+        if nullable and "enum" in schema:
+            # OpenAPI 3.0.3: `nullable` does not add null to an enum; it must be listed.
+            schema = {**schema, "enum": [*schema["enum"], None]}
     return {**schema, "nullable": True} if nullable else schema
 
 

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit.api import paginate, player
-from apikit.schema import errors, page_of, ref
+from apikit.schema import errors, page_of, ref, whole_text
 from core.errors import NotFound
 from league import selectors
 from league.selectors import Me as MeView
@@ -23,7 +23,12 @@ class Leaderboard(APIView):
     @extend_schema(
         operation_id="league_leaderboard",
         parameters=[
-            OpenApiParameter("season", str, description="A month, YYYY-MM; all-time without."),
+            OpenApiParameter(
+                "season",
+                str,
+                pattern=whole_text(f"({selectors.SEASON.pattern})?"),
+                description="A month, YYYY-MM; all-time without.",
+            ),
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],

@@ -8,9 +8,11 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from apikit.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from apikit.schema import whole_text
 
 ENDPOINT_MAX_LENGTH = 1000
 KEY_MAX_LENGTH = 200
@@ -42,7 +44,8 @@ def _decoded_length(value: str) -> int:
     if not _BASE64URL.fullmatch(value):
         raise serializers.ValidationError("not base64url")
     try:
-        return len(base64.urlsafe_b64decode(value.rstrip("=") + "=" * (-len(value) % 4)))
+        digits = value.rstrip("=")
+        return len(base64.urlsafe_b64decode(digits + "=" * (-len(digits) % 4)))
     except (binascii.Error, ValueError) as error:
         raise serializers.ValidationError("not base64url") from error
 
@@ -52,7 +55,10 @@ class Base64UrlKey(StrictCharField):
 
     def __init__(self, *, size: int, **kwargs: Any) -> None:
         self.size = size
-        super().__init__(max_length=KEY_MAX_LENGTH, **kwargs)
+        # For the schema: the base64url characters of `size` bytes, padded or not.
+        characters = -(-size * 4 // 3)
+        pattern = whole_text(rf"[A-Za-z0-9_-]{{{characters}}}={{0,2}}")
+        super().__init__(max_length=KEY_MAX_LENGTH, validators=[RegexValidator(pattern)], **kwargs)
 
     def to_internal_value(self, data: Any) -> str:
         value = super().to_internal_value(data)
@@ -82,7 +88,11 @@ def _https_url(value: str) -> None:
 class PushEndpointSerializer(StrictSerializer):
     endpoint = StrictCharField(
         max_length=ENDPOINT_MAX_LENGTH,
-        validators=[_https_url],
+        # The pattern, for the schema, is a plain https URL; _https_url is the check.
+        validators=[
+            _https_url,
+            RegexValidator(whole_text(r"https://[A-Za-z0-9.-]+(:[0-9]{1,4})?(/[!-~]*)?")),
+        ],
         help_text="The push service's https URL for this subscription.",
     )
 

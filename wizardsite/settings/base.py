@@ -201,6 +201,8 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "wizardsite.schema_hooks.add_components",
         "wizardsite.schema_hooks.add_request_refusals",
+        "wizardsite.schema_hooks.close_request_bodies",
+        "wizardsite.schema_hooks.bound_query_parameters",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
