@@ -198,6 +198,7 @@ BODIES = [
     (f"{API}/accounts/token/", "post"),
     (f"{API}/accounts/me/notifications/", "patch"),
     (f"{API}/accounts/me/push-subscriptions/", "post"),
+    (f"{API}/accounts/me/push-subscriptions/", "delete"),
     (f"{API}/games/", "post"),
     (f"{API}/games/{{game_id}}/moves/", "post"),
     (f"{API}/games/{{game_id}}/chat/", "post"),
@@ -311,6 +312,9 @@ VALID_BODIES = {
     (f"{API}/accounts/me/push-subscriptions/", "post"): {
         "endpoint": "https://fcm.googleapis.com/fcm/send/abc",
         "keys": {"p256dh": P256DH, "auth": AUTH},
+    },
+    (f"{API}/accounts/me/push-subscriptions/", "delete"): {
+        "endpoint": "https://fcm.googleapis.com/fcm/send/abc"
     },
     (f"{API}/games/", "post"): {"seats": 3},
     (f"{API}/games/{{game_id}}/moves/", "post"): {"type": "bid", "bid": 0},

@@ -168,7 +168,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["apikit.parsers.SafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "apikit.api.Pagination",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "apikit.schema.BodyAutoSchema",
     "EXCEPTION_HANDLER": "wizardsite.api.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_THROTTLE_CLASSES": ["apikit.throttles.ScopedThrottle"],
