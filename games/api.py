@@ -39,9 +39,9 @@ def _flag(request: Request, name: str) -> bool:
     """A boolean query parameter (`true` or `false`, as the schema says; `1`/`0`, `yes`/`no`
     too): anything else, or the parameter twice, is 400 `invalid`."""
     values = request.query_params.getlist(name)
-    flag = _FLAGS.get(values[0].lower()) if len(values) == 1 else None
     if not values:
         return False
+    flag = _FLAGS.get(values[0].lower()) if len(values) == 1 else None
     if flag is None:
         raise Invalid(f"'{name}' must be true or false.", fields={name: ["true or false"]})
     return flag

@@ -52,3 +52,19 @@ def test_writing_to_an_unknown_api_address_is_a_json_404(method: str) -> None:
     client = APIClient(enforce_csrf_checks=True)
     response = getattr(client, method)(f"{API}/games/null,null/join/")
     assert_error(response, 404, "not_found")
+
+
+@pytest.mark.parametrize("query", ["mine=maybe", "my_turn=", "mine=true&mine=false", "status="])
+def test_a_game_list_filter_the_schema_does_not_allow_is_invalid(
+    make_player: Callable[..., Player], query: str
+) -> None:
+    response = make_player().client.get(f"{API}/games/?{query}")
+    error = assert_error(response, 400, "invalid")
+    assert set(error["fields"]) == {query.partition("=")[0]}
+
+
+@pytest.mark.parametrize("query", ["mine=true", "mine=false", "my_turn=true&mine=1"])
+def test_a_game_list_filter_of_true_or_false_is_read(
+    make_player: Callable[..., Player], query: str
+) -> None:
+    assert make_player().client.get(f"{API}/games/?{query}").status_code == 200
