@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.errors import Invalid, NotAuthenticated
+from core.errors import NotFound as ApplicationNotFound
 
 
 def player(request: Request) -> User:
@@ -22,19 +23,38 @@ def player(request: Request) -> User:
     return user
 
 
+def _whole_number(request: Request, name: str, low: int, high: int | None = None) -> int | None:
+    """The query parameter `name` as a whole number from `low` to `high`, None when absent;
+    anything else is 400 `invalid` (the schema gives the same bounds)."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    value = int(raw) if raw.isascii() and raw.isdigit() else None
+    if value is None or value < low or (high is not None and value > high):
+        bounds = f"from {low} to {high}" if high is not None else f"≥ {low}"
+        raise Invalid(f"'{name}' must be a whole number {bounds}.", fields={name: [bounds]})
+    return value
+
+
 class Pagination(PageNumberPagination):
-    """`{"count", "next", "previous", "results"}` pages; `page_size` up to 1000."""
+    """`{"count", "next", "previous", "results"}` pages; `page` ≥ 1, `page_size` 1 to 1000
+    (out of range is 400 `invalid`); a page past the last is 404 `not_found`."""
 
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 1000
 
+    def get_page_size(self, request: Request) -> int:
+        size = _whole_number(request, self.page_size_query_param, 1, self.max_page_size)
+        return self.page_size if size is None else size
+
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> list[Any] | None:
-        """One page; a page number that is not one of the list's pages is 400 `invalid`."""
+        """One page of the list."""
+        _whole_number(request, self.page_query_param, 1)
         try:
             return super().paginate_queryset(queryset, request, view)
         except NotFound as error:
-            raise Invalid(str(error.detail), fields={"page": [str(error.detail)]}) from None
+            raise ApplicationNotFound(str(error.detail)) from None
 
 
 def paginate(request: Request, items: Any, view: Any, *, present: Callable[[Any], Any]) -> Response:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 
@@ -27,6 +28,14 @@ class StrictBooleanField(serializers.BooleanField):
 
 class StrictCharField(serializers.CharField):
     """Accepts only JSON strings."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if self.trim_whitespace and not self.allow_blank:
+            # Only for the schema (its `pattern`): text of nothing but whitespace is blank once
+            # trimmed, refused before any validator runs. Last: the schema keeps the first
+            # pattern, so a field's own wins.
+            self.validators = [*self.validators, RegexValidator(r"\S")]
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):

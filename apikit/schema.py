@@ -14,6 +14,7 @@ from enum import Enum
 from functools import cache
 from typing import Annotated, Any, NotRequired, Required, TypedDict
 
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import build_basic_type, is_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
@@ -24,6 +25,13 @@ Schema = dict[str, Any]
 
 DateTime = Annotated[str, OpenApiTypes.DATETIME]
 """An ISO-8601 UTC time as a string (documented as format date-time)."""
+
+
+def whole_text(pattern: str) -> str:
+    """A schema `pattern` (ECMA and Python regex alike) that `pattern` must match all of: in
+    Python `$` also matches before a final newline, which the server's checks refuse."""
+    return rf"^(?:{pattern})$(?!\n)"
+
 
 _COMPONENTS = "#/components/schemas/"
 _documented: dict[str, Any] = {}  # component name → the TypedDict it is made from
@@ -72,6 +80,9 @@ def _union(options: list[Any], nullable: bool) -> Schema:
         schema = schema_of(options[0])
         if nullable and "$ref" in schema:
             schema = {"allOf": [schema]}  # OpenAPI 3.0 ignores keywords beside a $ref
+        if nullable and "enum" in schema:
+            # OpenAPI 3.0.3: `nullable` does not add null to an enum; it must be listed.
+            schema = {**schema, "enum": [*schema["enum"], None]}
     return {**schema, "nullable": True} if nullable else schema
 
 
@@ -136,3 +147,17 @@ def page_of(item: Any) -> Schema:
     name = f"Paginated{item.__name__}List"
     page = TypedDict(name, {**typing.get_type_hints(_Page), "results": list[item]})  # type: ignore[misc]
     return ref(page)
+
+
+class BodyAutoSchema(AutoSchema):
+    """drf-spectacular's AutoSchema, also writing the body a DELETE view declares with
+    `extend_schema(request=...)`: drf-spectacular writes bodies only for POST, PUT and PATCH,
+    and OpenAPI 3.0 allows one on DELETE."""
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> Schema | None:
+        operation: Schema | None = super().get_operation(*args, **kwargs)
+        serializer = self.get_request_serializer() if self.method == "DELETE" else None
+        if operation is not None and serializer is not None:
+            body = self.resolve_serializer(serializer, "request").ref
+            operation["requestBody"] = {"content": {"application/json": {"schema": body}}}
+        return operation

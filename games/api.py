@@ -16,7 +16,13 @@ from core.errors import Invalid, NotAPlayer
 from games import selectors, services
 from games.models import GameStatus
 from games.selectors import ChatMessageView, EventRow, GameSummary, GameView
-from games.serializers import ChatPostSerializer, GameCreateSerializer, MoveSerializer
+from games.serializers import (
+    GAME_CREATE_BODY,
+    MOVE_BODY,
+    ChatPostSerializer,
+    GameCreateSerializer,
+    move_body_check,
+)
 
 
 def _non_negative_int(request: Request, name: str, default: int) -> int:
@@ -28,8 +34,19 @@ def _non_negative_int(request: Request, name: str, default: int) -> int:
     return int(raw)
 
 
+_FLAGS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
 def _flag(request: Request, name: str) -> bool:
-    return request.query_params.get(name, "").lower() in {"1", "true", "yes"}
+    """A boolean query parameter (`true` or `false`, as the schema says; `1`/`0`, `yes`/`no`
+    too): anything else, or the parameter twice, is 400 `invalid`."""
+    values = request.query_params.getlist(name)
+    if not values:
+        return False
+    flag = _FLAGS.get(values[0].lower()) if len(values) == 1 else None
+    if flag is None:
+        raise Invalid(f"'{name}' must be true or false.", fields={name: ["true or false"]})
+    return flag
 
 
 def _view(request: Request, game_id: int, http_status: int = status.HTTP_200_OK) -> Response:
@@ -59,7 +76,7 @@ class GameListCreate(APIView):
         responses={200: page_of(GameSummary), **errors(400, 401)},
     )
     def get(self, request: Request) -> Response:
-        wanted = request.query_params.get("status") or None
+        wanted = request.query_params.get("status")
         if wanted is not None and wanted not in GameStatus.values:
             raise Invalid(
                 f"'status' is one of {', '.join(GameStatus.values)}.",
@@ -71,7 +88,7 @@ class GameListCreate(APIView):
 
     @extend_schema(
         operation_id="games_create",
-        request=GameCreateSerializer,
+        request=GAME_CREATE_BODY,
         responses={201: ref(GameView), **errors(400, 401, 403, 409, 429)},
     )
     def post(self, request: Request) -> Response:
@@ -128,10 +145,11 @@ class GameMoves(APIView):
 
     @extend_schema(
         operation_id="games_move",
-        request=MoveSerializer,
+        request=MOVE_BODY,
         responses={200: ref(GameView), **errors(400, 401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
+        move_body_check(request.data)
         body, seq = services.move_request(request.data)
         game = services.move_apply(
             game_id=game_id, user=player(request), body=body, expected_seq=seq
@@ -186,10 +204,10 @@ class GameChat(APIView):
         responses={201: ref(ChatMessageView), **errors(400, 401, 403, 404, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        body: Any = request.data
-        if not isinstance(body, dict):
-            raise Invalid("A chat message is a JSON object with 'text'.")
-        message = services.chat_post(game_id=game_id, user=player(request), text=body.get("text"))
+        serializer = ChatPostSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        text = serializer.validated_data["text"]
+        message = services.chat_post(game_id=game_id, user=player(request), text=text)
         return Response(selectors.chat_view(message), status=status.HTTP_201_CREATED)
 
 

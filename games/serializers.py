@@ -5,12 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from apikit.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from apikit.serializers import StrictSerializer
 from core import limits
 from games import engine
 from games.difficulty import DIFFICULTIES, difficulty_of
+
+MAX_CARDS = engine.rounds_for(limits.MIN_SEATS)  # the most cards a round deals (R2, R4)
 
 
 class DifficultyField(serializers.ChoiceField):
@@ -26,10 +30,13 @@ class DifficultyField(serializers.ChoiceField):
         return super().to_internal_value(data)
 
 
-class GameCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class GameCreateSerializer(StrictSerializer):
     seats = StrictIntegerField(min_value=limits.MIN_SEATS, max_value=limits.MAX_SEATS)
     bots = StrictIntegerField(
-        min_value=limits.MIN_BOTS, max_value=limits.max_bots(limits.MAX_SEATS), default=0
+        min_value=limits.MIN_BOTS,
+        max_value=limits.max_bots(limits.MAX_SEATS),
+        default=0,
+        help_text="Fewer than seats: a table needs one person.",
     )
     turn_seconds = StrictIntegerField(
         min_value=limits.MIN_TURN_SECONDS, max_value=limits.MAX_TURN_SECONDS, required=False
@@ -51,21 +58,89 @@ class GameCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return attrs
 
 
-class MoveSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """Documents a move body; the engine parses it (`games.engine.parse_move`)."""
+def _table_of(seats: int) -> type[GameCreateSerializer]:
+    """The body of a table of exactly `seats` seats, for the schema: JSON Schema cannot compare
+    two fields, so `bots < seats` is one object per number of seats."""
+    fields = {
+        "seats": StrictIntegerField(min_value=seats, max_value=seats),
+        "bots": StrictIntegerField(
+            min_value=limits.MIN_BOTS,
+            max_value=limits.max_bots(seats),
+            default=0,
+            help_text="Fewer than seats: a table needs one person.",
+        ),
+    }
+    return type(f"GameCreate{seats}Seats", (GameCreateSerializer,), fields)
 
-    type = serializers.ChoiceField(choices=["bid", "play", "trump"])
-    bid = StrictIntegerField(required=False, help_text="With type=bid: 0…cards (R7, R8).")
-    card = StrictCharField(required=False, help_text="With type=play: a card code (R1).")
-    suit = serializers.ChoiceField(
-        choices=list(engine.SUITS), required=False, help_text="With type=trump (R5)."
-    )
+
+GAME_CREATE_BODY = PolymorphicProxySerializer(
+    component_name="GameCreate",
+    serializers=[_table_of(seats) for seats in range(limits.MIN_SEATS, limits.MAX_SEATS + 1)],
+    resource_type_field_name=None,
+)
+"""The schema of POST /games/: one of the tables of 3 to 6 seats (GameCreateSerializer parses
+it)."""
+
+
+# The schema gives a bid's and a card's whole range; outside it the engine answers, with the
+# rules' own refusal (illegal_bid, illegal_card), as it does for a bid or card this turn forbids.
+@extend_schema_field({"type": "integer", "minimum": 0, "maximum": MAX_CARDS})
+class BidField(StrictIntegerField):
+    pass
+
+
+@extend_schema_field({"type": "string", "enum": list(engine.CARDS)})
+class CardField(StrictCharField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(allow_blank=True, trim_whitespace=False, **kwargs)
+
+
+class _MoveSerializer(StrictSerializer):
     seq = StrictIntegerField(
         required=False, allow_null=True, help_text="The last event seq seen; stale → 409."
     )
 
 
-class ChatPostSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BidSerializer(_MoveSerializer):
+    type = serializers.ChoiceField(choices=["bid"])
+    bid = BidField(help_text="0…the round's cards (R7, R8).")
+
+
+class PlaySerializer(_MoveSerializer):
+    type = serializers.ChoiceField(choices=["play"])
+    card = CardField(help_text="A card code (R1).")
+
+
+class TrumpSerializer(_MoveSerializer):
+    type = serializers.ChoiceField(choices=["trump"])
+    suit = serializers.ChoiceField(choices=list(engine.SUITS), help_text="R5.")
+
+
+MOVES: dict[str, type[serializers.Serializer]] = {  # type: ignore[type-arg]
+    "bid": BidSerializer,
+    "play": PlaySerializer,
+    "trump": TrumpSerializer,
+}
+MOVE_BODY = PolymorphicProxySerializer(
+    component_name="Move",
+    serializers=dict(MOVES),
+    resource_type_field_name="type",
+)
+"""The schema of a move body: one of the three decisions, told apart by `type`."""
+
+
+def move_body_check(body: Any) -> None:
+    """Raises ValidationError unless `body` is one of the move objects, with no other field; the
+    engine then parses it (`games.engine.parse_move`) and judges it by the rules."""
+    kind = body.get("type") if isinstance(body, dict) else None
+    serializer = MOVES.get(kind) if isinstance(kind, str) else None
+    if serializer is None:
+        raise serializers.ValidationError({"type": [f"One of {', '.join(MOVES)}."]})
+    serializer(data=body).is_valid(raise_exception=True)
+
+
+class ChatPostSerializer(StrictSerializer):
     text = StrictCharField(
-        help_text=f"1–{limits.CHAT_MAX_LENGTH} characters after trimming; shown as plain text."
+        max_length=limits.CHAT_MAX_LENGTH,
+        help_text=f"1–{limits.CHAT_MAX_LENGTH} characters after trimming; shown as plain text.",
     )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
@@ -14,7 +12,7 @@ from rest_framework.views import APIView
 from accounts import services as account_services
 from accounts.serializers import EmailChangeSerializer
 from apikit.api import paginate, player
-from apikit.schema import errors, page_of, ref
+from apikit.schema import errors, page_of, ref, whole_text
 from core.errors import NotFound
 from league import selectors
 from league.selectors import Me as MeView
@@ -27,7 +25,12 @@ class Leaderboard(APIView):
     @extend_schema(
         operation_id="league_leaderboard",
         parameters=[
-            OpenApiParameter("season", str, description="A month, YYYY-MM; all-time without."),
+            OpenApiParameter(
+                "season",
+                str,
+                pattern=whole_text(f"({selectors.SEASON.pattern})?"),
+                description="A month, YYYY-MM; all-time without.",
+            ),
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
@@ -53,17 +56,16 @@ class PlayerDetail(APIView):
 
 
 class Me(APIView):
-    throttle_scope = "verify_mail"  # a change of address mails a link: as many as resends
-
-    def get_throttles(self) -> list[Any]:
-        return list(super().get_throttles()) if self.request.method == "PATCH" else []
-
     @extend_schema(operation_id="accounts_me", responses={200: ref(MeView), **errors(401)})
     def get(self, request: Request) -> Response:
         return Response(selectors.user_summary(player(request)))
 
+
+class MeEmail(APIView):
+    throttle_scope = "verify_mail"  # a change of address mails a link: as many as resends
+
     @extend_schema(
-        operation_id="accounts_me_update",
+        operation_id="accounts_me_email",
         request=EmailChangeSerializer,
         responses={200: ref(MeView), **errors(400, 401, 429)},
         description=(
@@ -72,7 +74,7 @@ class Me(APIView):
             "no turn mail is sent meanwhile."
         ),
     )
-    def patch(self, request: Request) -> Response:
+    def post(self, request: Request) -> Response:
         user = player(request)
         serializer = EmailChangeSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

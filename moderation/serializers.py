@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from rest_framework import serializers
-
-from apikit.fields import StrictCharField
+from apikit.fields import StrictCharField, StrictIntegerField
+from apikit.serializers import StrictSerializer
 from core import limits
 
 
-class ReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReportSerializer(StrictSerializer):
     username = StrictCharField(help_text="The player reported.")
-    message_id = serializers.IntegerField(
+    message_id = StrictIntegerField(
         required=False, allow_null=True, help_text="One of that player's chat messages."
     )
     reason = StrictCharField(

@@ -92,6 +92,17 @@ def host_allowed(host: str) -> bool:
     return False
 
 
+def url_pattern() -> str:
+    """WEB_PUSH_HOSTS as a regular expression of the endpoints they allow, for the schema."""
+    label = "[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    hosts = [
+        f"({label}\\.)+{re.escape(host[2:])}" if host.startswith("*.") else re.escape(host)
+        for host in settings.WEB_PUSH_HOSTS
+    ]
+    # `(?!\n)`: in Python `$` also matches before a final newline (apikit.schema.whole_text).
+    return f"^https://({'|'.join(hosts)})(:443)?(/[!-~]*)?$(?!\\n)"
+
+
 def _is_dns_name(host: str) -> bool:
     return len(host) <= 253 and all(_LABEL.fullmatch(label) for label in host.split("."))
 

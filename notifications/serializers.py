@@ -7,25 +7,18 @@ import binascii
 import re
 from typing import Any
 
+from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apikit.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from apikit.schema import whole_text
+from apikit.serializers import StrictSerializer
 from notifications import endpoints
 
 ENDPOINT_MAX_LENGTH = 1000
 KEY_MAX_LENGTH = 200
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
-
-
-class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """A JSON object with only the declared fields: anything else is 400 `invalid`."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
-        return super().to_internal_value(data)
 
 
 class NotificationSettingsSerializer(StrictSerializer):
@@ -42,7 +35,8 @@ def _decoded_length(value: str) -> int:
     if not _BASE64URL.fullmatch(value):
         raise serializers.ValidationError("not base64url")
     try:
-        return len(base64.urlsafe_b64decode(value.rstrip("=") + "=" * (-len(value) % 4)))
+        digits = value.rstrip("=")
+        return len(base64.urlsafe_b64decode(digits + "=" * (-len(digits) % 4)))
     except (binascii.Error, ValueError) as error:
         raise serializers.ValidationError("not base64url") from error
 
@@ -52,7 +46,10 @@ class Base64UrlKey(StrictCharField):
 
     def __init__(self, *, size: int, **kwargs: Any) -> None:
         self.size = size
-        super().__init__(max_length=KEY_MAX_LENGTH, **kwargs)
+        # For the schema: the base64url characters of `size` bytes, padded or not.
+        characters = -(-size * 4 // 3)
+        pattern = whole_text(rf"[A-Za-z0-9_-]{{{characters}}}={{0,2}}")
+        super().__init__(max_length=KEY_MAX_LENGTH, validators=[RegexValidator(pattern)], **kwargs)
 
     def to_internal_value(self, data: Any) -> str:
         value = super().to_internal_value(data)
@@ -72,8 +69,15 @@ def _push_endpoint(value: str) -> None:
         raise serializers.ValidationError(problem)
 
 
+@extend_schema_field(
+    {"type": "string", "maxLength": ENDPOINT_MAX_LENGTH, "pattern": endpoints.url_pattern()}
+)
+class PushEndpointField(StrictCharField):
+    """An endpoint URL; the schema's pattern is WEB_PUSH_HOSTS', the check `_push_endpoint`."""
+
+
 class PushEndpointSerializer(StrictSerializer):
-    endpoint = StrictCharField(
+    endpoint = PushEndpointField(
         max_length=ENDPOINT_MAX_LENGTH,
         validators=[_push_endpoint],
         help_text=(

@@ -24,6 +24,7 @@ api_v1 = [
     path("accounts/register/", accounts_api.Register.as_view(), name="api-register"),
     path("accounts/token/", accounts_api.ObtainToken.as_view(), name="api-token"),
     path("accounts/me/", league_api.Me.as_view(), name="api-me"),
+    path("accounts/me/email/", league_api.MeEmail.as_view(), name="api-me-email"),
     path("accounts/verify-email/", accounts_api.VerifyEmail.as_view(), name="api-verify-email"),
     path(
         "accounts/me/verify-email/resend/",

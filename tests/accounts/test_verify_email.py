@@ -27,6 +27,7 @@ from tests.games.helpers import API, PASSWORD, Player, assert_error
 pytestmark = pytest.mark.django_db(transaction=True)  # the mails go out after the commit
 
 ME, VERIFY = f"{API}/accounts/me/", f"{API}/accounts/verify-email/"
+ME_EMAIL = f"{API}/accounts/me/email/"
 RESEND = f"{API}/accounts/me/verify-email/resend/"
 
 
@@ -151,8 +152,8 @@ def test_an_address_verified_by_one_account_cannot_be_verified_by_another(
     owner = make_player("owner")
     squatter = make_player("squatter")
     # The squatter signs up with the owner's address (in other case): accepted, unverified.
-    response = squatter.client.patch(
-        ME, {"email": "OWNER@Example.com", "password": PASSWORD}, format="json"
+    response = squatter.client.post(
+        ME_EMAIL, {"email": "OWNER@Example.com", "password": PASSWORD}, format="json"
     )
     assert response.status_code == 200 and response.json()["email_verified"] is False
     squatter_token = link_in(mails_to("OWNER@Example.com")[0])[1]
@@ -177,11 +178,13 @@ def test_a_new_address_needs_verifying_again_and_the_old_link_stops_working(
     frank = make_player("frank")
     _, old_token = link_in(mails_to("frank@example.com")[0])
     assert APIClient().post(VERIFY, {"token": old_token}, format="json").status_code == 200
-    wrong = frank.client.patch(ME, {"email": "f@example.org", "password": "nope"}, format="json")
+    wrong = frank.client.post(
+        ME_EMAIL, {"email": "f@example.org", "password": "nope"}, format="json"
+    )
     assert_error(wrong, 400, "invalid")
     assert verified(frank)
-    response = frank.client.patch(
-        ME, {"email": "f@example.org", "password": PASSWORD}, format="json"
+    response = frank.client.post(
+        ME_EMAIL, {"email": "f@example.org", "password": PASSWORD}, format="json"
     )
     assert response.status_code == 200, response.content
     assert response.json()["email"] == "f@example.org"
@@ -192,7 +195,7 @@ def test_a_new_address_needs_verifying_again_and_the_old_link_stops_working(
     assert APIClient().post(VERIFY, {"token": new_token}, format="json").status_code == 200
     assert verified(frank)
     # Back to the first address: verified again only through a new link.
-    frank.client.patch(ME, {"email": "frank@example.com", "password": PASSWORD}, format="json")
+    frank.client.post(ME_EMAIL, {"email": "frank@example.com", "password": PASSWORD}, format="json")
     assert not verified(frank)
     assert_error(APIClient().post(VERIFY, {"token": new_token}, format="json"), 400, "invalid")
 
@@ -251,7 +254,7 @@ def test_verification_mails_to_one_address_are_limited(
     assert_error(ivy.client.post(RESEND), 429, "rate_limited")
     # Another account naming the same address gets no more links to it either.
     other = make_player("ivy2")
-    other.client.patch(ME, {"email": "ivy@example.com", "password": PASSWORD}, format="json")
+    other.client.post(ME_EMAIL, {"email": "ivy@example.com", "password": PASSWORD}, format="json")
     assert len(mails_to("ivy@example.com")) == 2
 
 
@@ -262,9 +265,9 @@ def test_changes_of_address_are_limited_per_player(
     kim = make_player("kim")
     for n in range(2):
         body = {"email": f"kim{n}@example.org", "password": PASSWORD}
-        assert kim.client.patch(ME, body, format="json").status_code == 200
+        assert kim.client.post(ME_EMAIL, body, format="json").status_code == 200
     body = {"email": "kim9@example.org", "password": "guess"}
-    assert_error(kim.client.patch(ME, body, format="json"), 429, "rate_limited")
+    assert_error(kim.client.post(ME_EMAIL, body, format="json"), 429, "rate_limited")
     assert kim.client.get(ME).status_code == 200  # reading is not counted
     browser = Client()
     browser.force_login(User.objects.get(pk=kim.user_id))
@@ -317,7 +320,9 @@ def test_an_address_given_up_by_its_account_may_be_verified_by_another(
     first, second = make_player("first"), make_player("second")
     _, token = link_in(mails_to("first@example.com")[0])
     assert APIClient().post(VERIFY, {"token": token}, format="json").status_code == 200
-    second.client.patch(ME, {"email": "first@example.com", "password": PASSWORD}, format="json")
+    second.client.post(
+        ME_EMAIL, {"email": "first@example.com", "password": PASSWORD}, format="json"
+    )
     assert mails_to("first@example.com")[1:] == []  # verified by first: no link for second
     # first's address changes outside the account page (in the admin): theirs no longer.
     User.objects.filter(pk=first.user_id).update(email="elsewhere@example.org")
@@ -357,7 +362,7 @@ def test_two_accounts_verifying_one_address_at_once_get_one_verification(
         address = f"shared{attempt}@example.com"
         players = [make_player(f"racer{attempt}_{n}") for n in range(2)]
         for player in players:
-            player.client.patch(ME, {"email": address, "password": PASSWORD}, format="json")
+            player.client.post(ME_EMAIL, {"email": address, "password": PASSWORD}, format="json")
         tokens = [link_in(message)[1] for message in mails_to(address)]
         assert len(tokens) == 2
         assert sorted(verify_together(tokens)) == [200, 409]

@@ -73,12 +73,14 @@ def test_the_schema_offers_easy_medium_and_hard(db: None) -> None:
 
     schema = yaml.safe_load(APIClient().get(f"{API}/schema/").content)
     body = schema["paths"][f"{API}/games/"]["post"]["requestBody"]["content"]["application/json"]
-    ref = body["schema"]["$ref"].rsplit("/", 1)[-1]
-    field = schema["components"]["schemas"][ref]["properties"]["bot_kind"]
-    if "$ref" in field or "allOf" in field:
-        target = (field.get("allOf") or [field])[0]["$ref"].rsplit("/", 1)[-1]
-        field = schema["components"]["schemas"][target]
-    assert field["enum"] == ["easy", "medium", "hard"]
+    components = schema["components"]["schemas"]
+    tables = components[body["schema"]["$ref"].rsplit("/", 1)[-1]]["oneOf"]  # one per seats
+    for table in tables:
+        field = components[table["$ref"].rsplit("/", 1)[-1]]["properties"]["bot_kind"]
+        if "$ref" in field or "allOf" in field:
+            target = (field.get("allOf") or [field])[0]["$ref"].rsplit("/", 1)[-1]
+            field = components[target]
+        assert field["enum"] == ["easy", "medium", "hard"]
 
 
 def test_the_lobby_form_offers_the_three_difficulties_and_creates_their_bots(

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from rest_framework.test import APIClient
 
-from tests.games.helpers import API
+from tests.games.helpers import API, assert_error, seat_players
 
 ENDPOINTS = {
     f"{API}/accounts/register/": {"post"},
@@ -163,3 +163,221 @@ def test_socket_messages_are_documented_as_components(schema: dict[str, Any]) ->
         "lobby",
         "state",
     ]
+
+
+def walk(node: Any) -> Any:
+    """Every schema object under `node`, `node` included."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from walk(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from walk(item)
+
+
+def request_objects(schema: dict[str, Any], path: str, method: str) -> list[dict[str, Any]]:
+    """The objects (with properties) a request body is made of, through references and oneOf."""
+    body = schema["paths"][path][method]["requestBody"]["content"]["application/json"]["schema"]
+    found, pending = [], [body]
+    while pending:
+        node = resolve(schema, pending.pop())
+        pending.extend(node.get("oneOf", []))
+        if "properties" in node:
+            found.append(node)
+            pending.extend(
+                value
+                for value in node["properties"].values()
+                if "$ref" in value or "allOf" in value
+            )
+    return found
+
+
+BODIES = [
+    (f"{API}/accounts/register/", "post"),
+    (f"{API}/accounts/token/", "post"),
+    (f"{API}/accounts/verify-email/", "post"),
+    (f"{API}/accounts/me/email/", "post"),
+    (f"{API}/accounts/me/notifications/", "patch"),
+    (f"{API}/accounts/me/push-subscriptions/", "post"),
+    (f"{API}/accounts/me/push-subscriptions/", "delete"),
+    (f"{API}/games/", "post"),
+    (f"{API}/games/{{game_id}}/moves/", "post"),
+    (f"{API}/games/{{game_id}}/chat/", "post"),
+    (f"{API}/reports/", "post"),
+]
+
+
+def test_every_request_body_is_closed_to_other_fields(schema: dict[str, Any]) -> None:
+    bodies = {
+        (path, method)
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if "requestBody" in operation
+    }
+    assert bodies == set(BODIES)
+    for path, method in BODIES:
+        objects = request_objects(schema, path, method)
+        assert objects, path
+        for node in objects:
+            assert node["additionalProperties"] is False, (path, node)
+
+
+def test_the_move_body_is_one_of_three_decisions_told_apart_by_type(
+    schema: dict[str, Any],
+) -> None:
+    body = schema["paths"][f"{API}/games/{{game_id}}/moves/"]["post"]["requestBody"]
+    assert body["required"] is True
+    move = resolve(schema, body["content"]["application/json"]["schema"])
+    assert move["discriminator"]["propertyName"] == "type"
+    decisions = {
+        kind: resolve(schema, {"$ref": ref})
+        for kind, ref in move["discriminator"]["mapping"].items()
+    }
+    assert [{"$ref": ref} for ref in move["discriminator"]["mapping"].values()] == move["oneOf"]
+    fields = {"bid": "bid", "play": "card", "trump": "suit"}
+    assert set(decisions) == set(fields)
+    for kind, decision in decisions.items():
+        assert set(decision["properties"]) == {"type", fields[kind], "seq"}
+        assert set(decision["required"]) == {"type", fields[kind]}
+        assert resolve(schema, decision["properties"]["type"])["enum"] == [kind]
+    assert decisions["bid"]["properties"]["bid"] == {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 20,
+        "description": "0…the round's cards (R7, R8).",
+    }
+    cards = resolve(schema, decisions["play"]["properties"]["card"])["enum"]
+    assert len(cards) == 60 and {"W1", "J4", "R13", "Y1"} <= set(cards)
+
+
+def test_a_table_has_fewer_bots_than_seats_for_each_number_of_seats(
+    schema: dict[str, Any],
+) -> None:
+    body = schema["paths"][f"{API}/games/"]["post"]["requestBody"]
+    assert body["required"] is True
+    tables = resolve(schema, body["content"]["application/json"]["schema"])["oneOf"]
+    limits = {}
+    for table in (resolve(schema, option) for option in tables):
+        seats = table["properties"]["seats"]
+        assert seats["minimum"] == seats["maximum"]
+        assert table["properties"]["bots"]["minimum"] == 0
+        limits[seats["minimum"]] = table["properties"]["bots"]["maximum"]
+        assert table["required"] == ["seats"]
+    assert limits == {3: 2, 4: 3, 5: 4, 6: 5}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"{API}/games/",
+        f"{API}/games/{{game_id}}/events/",
+        f"{API}/games/{{game_id}}/chat/",
+        f"{API}/league/leaderboard/",
+    ],
+)
+def test_page_parameters_say_their_bounds(schema: dict[str, Any], path: str) -> None:
+    operation = schema["paths"][path]["get"]
+    parameters = {parameter["name"]: parameter["schema"] for parameter in operation["parameters"]}
+    assert parameters["page"] == {"type": "integer", "minimum": 1}
+    assert parameters["page_size"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 1000,
+        "default": 50,
+    }
+    assert parameters.get("after", {"minimum": 0})["minimum"] == 0
+    assert "404" in operation["responses"]  # a page past the last
+
+
+def test_every_enum_that_may_be_null_lists_null(schema: dict[str, Any]) -> None:
+    """OpenAPI 3.0.3: `nullable` does not extend an enum; generated clients refuse a null that
+    the enum does not list (the player entry's `difficulty` of a person)."""
+    nullable_enums = [node for node in walk(schema) if "enum" in node and node.get("nullable")]
+    assert nullable_enums
+    for node in nullable_enums:
+        assert None in node["enum"], node
+    difficulty = schema["components"]["schemas"]["PlayerEntry"]["properties"]["difficulty"]
+    assert difficulty["enum"] == ["easy", "medium", "hard", None]
+
+
+P256DH = "B" + "A" * 86  # base64url of 65 bytes, as browsers send it (unpadded)
+AUTH = "A" * 22  # 16 bytes
+VALID_BODIES = {
+    (f"{API}/accounts/register/", "post"): {
+        "username": "newcomer",
+        "password": "plenty-of-Entropy-42",
+        "email": "newcomer@example.com",
+    },
+    (f"{API}/accounts/token/", "post"): {"username": "player1", "password": "x"},
+    (f"{API}/accounts/me/notifications/", "patch"): {"email_turns": False},
+    (f"{API}/accounts/me/push-subscriptions/", "post"): {
+        "endpoint": "https://fcm.googleapis.com/fcm/send/abc",
+        "keys": {"p256dh": P256DH, "auth": AUTH},
+    },
+    (f"{API}/accounts/me/push-subscriptions/", "delete"): {
+        "endpoint": "https://fcm.googleapis.com/fcm/send/abc"
+    },
+    (f"{API}/games/", "post"): {"seats": 3},
+    (f"{API}/games/{{game_id}}/moves/", "post"): {"type": "bid", "bid": 0},
+    (f"{API}/games/{{game_id}}/chat/", "post"): {"text": "hello"},
+    (f"{API}/reports/", "post"): {"username": "player1", "reason": "rude"},
+}
+
+
+@pytest.mark.parametrize("operation", list(VALID_BODIES), ids=lambda op: f"{op[1]} {op[0]}")
+def test_the_server_refuses_a_field_the_schema_does_not_name(
+    make_player: Any, operation: tuple[str, str]
+) -> None:
+    """Each body the schema closes (additionalProperties: false) is refused with 400 `invalid`
+    when it carries another field, before anything is looked up or changed."""
+    path, method = operation
+    player = make_player()
+    url = path.format(game_id=10**6)
+    body = {**VALID_BODIES[operation], "colour": "blue"}
+    response = getattr(player.client, method)(url, body, format="json")
+    error = assert_error(response, 400, "invalid")
+    assert set(error["fields"]) == {"colour"}
+    assert (path, method) in BODIES
+
+
+def test_a_nested_body_object_is_closed_too(make_player: Any) -> None:
+    body = {
+        "endpoint": "https://fcm.googleapis.com/fcm/send/abc",
+        "keys": {"p256dh": P256DH, "auth": AUTH, "colour": "blue"},
+    }
+    response = make_player().client.post(
+        f"{API}/accounts/me/push-subscriptions/", body, format="json"
+    )
+    assert assert_error(response, 400, "invalid")["fields"] == {
+        "keys": {"colour": ["unknown field"]}
+    }
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": "bid", "bid": 1, "card": "R1", "suit": "red"},
+        {"type": "play", "card": "R1", "bid": 0},
+        {"type": "trump", "suit": "red", "card": "R1"},
+        {"type": "pass"},
+        {"bid": 1},
+    ],
+)
+def test_a_move_body_mixing_decisions_is_invalid(make_player: Any, body: dict[str, Any]) -> None:
+    players = [make_player() for _ in range(3)]
+    game_id = seat_players(players)
+    before = players[0].view(game_id)["seq"]
+    for player in players:
+        assert_error(player.move(game_id, body), 400, "invalid")
+    assert players[0].view(game_id)["seq"] == before
+
+
+@pytest.mark.parametrize(("seats", "bots"), [(3, 3), (4, 4), (6, 6), (3, 5)])
+def test_a_table_with_as_many_bots_as_seats_is_invalid(
+    make_player: Any, seats: int, bots: int
+) -> None:
+    response = make_player().client.post(
+        f"{API}/games/", {"seats": seats, "bots": bots}, format="json"
+    )
+    assert set(assert_error(response, 400, "invalid")["fields"]) == {"bots"}

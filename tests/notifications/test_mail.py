@@ -324,8 +324,8 @@ def test_a_changed_address_gets_no_turn_mail_until_it_is_verified(
 ) -> None:
     game_id, people = table(make_player, DAY)
     first = to_act(game_id, people)
-    response = first.client.patch(
-        "/api/v1/accounts/me/",
+    response = first.client.post(
+        "/api/v1/accounts/me/email/",
         {"email": "new@example.org", "password": PASSWORD},
         format="json",
     )

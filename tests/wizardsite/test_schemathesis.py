@@ -16,6 +16,8 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    negative_data_rejection,
+    positive_data_acceptance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -24,12 +26,20 @@ from core import limits
 from tests.games.helpers import Player, seat_players
 from wizardsite.wsgi import application
 
-schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
+# Every request refuses NUL and unpaired surrogates in its JSON text (apikit.parsers: 400, as
+# each operation documents); JSON Schema cannot say so of every string, so none are generated.
+schema = schemathesis.openapi.from_wsgi(
+    "/api/v1/schema/",
+    application,
+    config=schemathesis.Config.from_dict({"generation": {"allow-x00": False, "codec": "utf-8"}}),
+)
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
     content_type_conformance,
     response_schema_conformance,
+    positive_data_acceptance,
+    negative_data_rejection,
 ]
 ANONYMOUS = [
     operation["operationId"]
@@ -81,13 +91,46 @@ def tables(make_player: Callable[..., Player], monkeypatch: pytest.MonkeyPatch) 
     return Tables(token=people[0].token, game_ids=[running, waiting])
 
 
+# Refusals of a schema-valid request that depend on the state, not the request's form: the
+# rules of the game in this deal (the hand, the round's cards: 400 as API.md says), a username
+# someone has, a password Django's validators find too common or too like the username, a
+# password that is not the account's, a verification token the site never signed.
+RULE_CODES = {"illegal_bid", "illegal_card", "hook_rule"}
+STATEFUL_FIELDS = {
+    "accounts_register": {"username", "password"},
+    "accounts_me_email": {"password"},
+    "accounts_verify_email": {"token"},
+}
+
+
+def refused_for_the_state(case: schemathesis.Case, response: schemathesis.Response) -> bool:
+    """Whether a 400 refuses the request for the state it met rather than for its form."""
+    if response.status_code != 400:
+        return False
+    operation = case.operation.definition.raw["operationId"]
+    error = response.json()["error"]
+    fields = set(error.get("fields", {}))
+    return error["code"] in RULE_CODES or bool(
+        fields and fields <= STATEFUL_FIELDS.get(operation, set())
+    )
+
+
+def call_and_check(case: schemathesis.Case, headers: dict[str, str] | None = None) -> None:
+    response = case.call(headers=headers)
+    checks = CHECKS
+    positive = case.meta is not None and case.meta.generation.mode.is_positive
+    if positive and refused_for_the_state(case, response):
+        checks = [check for check in CHECKS if check is not positive_data_acceptance]
+    case.validate_response(response, checks=checks, headers=headers)
+
+
 @pytest.mark.django_db
 @schema.parametrize()
 @EXAMPLES
 def test_signed_in(case: schemathesis.Case, tables: Tables) -> None:
     tables.use_real_ids(case)
     with one_connection():
-        case.call_and_validate(headers={"Authorization": f"Token {tables.token}"}, checks=CHECKS)
+        call_and_check(case, headers={"Authorization": f"Token {tables.token}"})
 
 
 @pytest.mark.django_db
@@ -96,7 +139,7 @@ def test_signed_in(case: schemathesis.Case, tables: Tables) -> None:
 def test_anonymous(case: schemathesis.Case, tables: Tables) -> None:
     tables.use_real_ids(case)
     with one_connection():
-        case.call_and_validate(checks=CHECKS)
+        call_and_check(case)
 
 
 def test_the_anonymous_operations_are_the_public_ones() -> None:
