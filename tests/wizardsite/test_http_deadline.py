@@ -130,3 +130,14 @@ async def test_a_websocket_outlives_the_deadline(port: int) -> None:
         await asyncio.sleep(DEADLINE * 3)
         await client.send("ping")
         assert await asyncio.wait_for(client.recv(), GENEROUS) == "pong"
+
+
+@pytest.mark.parametrize("name", ["Procfile", "Procfile.production"])
+async def test_both_commands_serve_with_the_deadline(name: str) -> None:
+    """`make run` and `make serve` both run uvicorn with this protocol, never a server that
+    holds a half-sent request open."""
+    procfile = http_deadline.__file__.rsplit("/wizardsite/", 1)[0] + f"/{name}"
+    with open(procfile) as lines:
+        (web,) = [line for line in lines if line.startswith("web:")]
+    assert web.split()[1] == "uvicorn"
+    assert "--http wizardsite.http_deadline:RequestDeadlineProtocol" in web
