@@ -73,9 +73,16 @@ async def test_a_half_sent_request_is_closed(port: int) -> None:
     writer.close()
 
 
-async def test_a_request_dripping_a_byte_at_a_time_is_closed(port: int) -> None:
+@pytest.mark.parametrize(
+    "start",
+    [
+        pytest.param(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ", id="headers"),
+        pytest.param(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n", id="body"),
+    ],
+)
+async def test_a_request_dripping_a_byte_at_a_time_is_closed(port: int, start: bytes) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    writer.write(start)
 
     async def drip() -> None:
         while True:
@@ -106,23 +113,6 @@ async def test_whole_requests_kept_alive_and_slow_answers_are_served(port: int) 
     writer.write(b"GET / HTTP/1.1\r\n")
     assert await closed_within(reader, GENEROUS)
     writer.close()
-
-
-async def test_a_body_dripping_a_byte_at_a_time_is_closed(port: int) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
-
-    async def drip() -> None:
-        while True:
-            await asyncio.sleep(DEADLINE / 5)
-            writer.write(b"a")
-
-    dripping = asyncio.create_task(drip())
-    try:
-        assert await closed_within(reader, GENEROUS)
-    finally:
-        dripping.cancel()
-        writer.close()
 
 
 async def test_a_websocket_outlives_the_deadline(port: int) -> None:
