@@ -8,6 +8,7 @@ from typing import Any, Final, Literal, TypedDict
 from games.engine import events as ev
 from games.engine.cards import CARDS, DECK
 from games.engine.events import Event
+from games.engine.lead import lead_suit
 
 CHOOSING_TRUMP: Final = "choosing_trump"
 BIDDING: Final = "bidding"
@@ -248,25 +249,10 @@ def _play(state: State, event: ev.CardPlayed) -> None:
     hand = state.hands[seat]
     index = hand.index(code)
     state.hands[seat] = hand[:index] + hand[index + 1 :]
-    if not state.trick:
-        state.lead_suit = None
-    # R11: the first suit card sets the lead suit, unless a Wizard came before any suit card.
-    if state.lead_suit is None and not _trick_has_no_lead(state.trick):
-        state.lead_suit = CARDS[code].suit
     state.trick = (*state.trick, (seat, code))
+    state.lead_suit = lead_suit(played for _, played in state.trick)
     state.round_plays = (*state.round_plays, (seat, code))
     state.to_act = None if len(state.trick) == state.players else state.left_of(seat)
-
-
-def _trick_has_no_lead(trick: Trick) -> bool:
-    """R11: a Wizard played before any suit card leaves the trick without a lead suit."""
-    for _, code in trick:
-        card = CARDS[code]
-        if card.is_wizard:
-            return True
-        if card.suit is not None:
-            return False
-    return False
 
 
 def _trick_won(state: State, event: ev.TrickWon) -> None:

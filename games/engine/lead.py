@@ -1,0 +1,38 @@
+"""The lead suit of a trick and the cards that may follow it, on card codes: the one definition
+of R11 and R12 (the fast path's tables in playout.py are built from it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from games.engine.cards import CARDS
+
+
+def lead_card(codes: Iterable[str]) -> str | None:
+    """The card that settles the lead suit: the first one that is not a Jester (None while only
+    Jesters have been played)."""
+    for code in codes:
+        if not CARDS[code].is_jester:
+            return code
+    return None
+
+
+def lead_suit(codes: Iterable[str]) -> str | None:
+    """The lead suit of a trick whose cards are `codes`, in the order played (None: none)."""
+    # R11: Jesters leave it open; the first other card sets it, a Wizard to no lead suit at all.
+    code = lead_card(codes)
+    return CARDS[code].suit if code is not None else None
+
+
+def follows(code: str, lead: str | None) -> bool:
+    """Whether a hand holding a card of the lead suit may play `code`."""
+    suit = CARDS[code].suit
+    return lead is None or suit is None or suit == lead
+
+
+def playable(hand: Sequence[str], lead: str | None) -> list[str]:
+    """The cards of `hand` that may be played on a trick with this lead suit, in hand order."""
+    # R12: a card of the lead suit, a Wizard or a Jester if the hand holds the lead suit; else any.
+    if lead is not None and any(CARDS[code].suit == lead for code in hand):
+        return [code for code in hand if follows(code, lead)]
+    return list(hand)
