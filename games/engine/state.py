@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Final, Literal, TypedDict
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Final, Literal, TypedDict
 
 from games.engine import events as ev
 from games.engine.cards import CARDS, DECK
@@ -34,60 +35,38 @@ def rounds_for(players: int) -> int:
     return len(DECK) // players
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class State:
     """Everything the rules know about one game, rebuilt only from its events.
 
     Treat a State as a value: `apply` returns a new one and never changes its argument.
     """
 
-    __slots__ = (
-        "players",
-        "hook_rule",
-        "blind_first_round",
-        "first_dealer",
-        "round",
-        "dealer",
-        "hands",
-        "turned_up",
-        "trump",
-        "phase",
-        "bids",
-        "tricks_won",
-        "leader",
-        "trick",
-        "lead_suit",
-        "last_trick",
-        "round_plays",
-        "to_act",
-        "scores",
-        "totals",
-        "winners",
-        "seq",
-    )
+    players: int = 0
+    hook_rule: bool = True
+    blind_first_round: bool = True
+    first_dealer: int = 0
+    round: int = 0  # 0 until the first deal
+    dealer: int = 0
+    hands: list[tuple[str, ...]] = field(default_factory=list)
+    turned_up: str | None = None
+    trump: str | None = None
+    phase: Phase = DONE
+    bids: list[int | None] = field(default_factory=list)
+    tricks_won: list[int] = field(default_factory=list)
+    leader: int = 0
+    trick: Trick = ()
+    lead_suit: str | None = None
+    last_trick: tuple[int, Trick] | None = None
+    round_plays: Trick = ()  # every card played this round, in order: public (R11, R12)
+    to_act: int | None = None
+    scores: list[ScoreRecord] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    winners: list[int] | None = None
+    seq: int = 0  # events applied so far
 
-    def __init__(self) -> None:
-        self.players = 0
-        self.hook_rule = True
-        self.blind_first_round = True
-        self.first_dealer = 0
-        self.round = 0  # 0 until the first deal
-        self.dealer = 0
-        self.hands: list[tuple[str, ...]] = []
-        self.turned_up: str | None = None
-        self.trump: str | None = None
-        self.phase: Phase = DONE
-        self.bids: list[int | None] = []
-        self.tricks_won: list[int] = []
-        self.leader = 0
-        self.trick: Trick = ()
-        self.lead_suit: str | None = None
-        self.last_trick: tuple[int, Trick] | None = None
-        self.round_plays: Trick = ()  # every card played this round, in order: public (R11, R12)
-        self.to_act: int | None = None
-        self.scores: list[ScoreRecord] = []
-        self.totals: list[int] = []
-        self.winners: list[int] | None = None
-        self.seq = 0  # events applied so far
+    # An independent copy, compiled from the fields below the class (_compile_copy).
+    copy: ClassVar[Callable[[State], State]]
 
     # -- derived facts -------------------------------------------------------------------
     @property
@@ -107,36 +86,9 @@ class State:
         """R3: seats are numbered clockwise; left of s is s + 1 mod n."""
         return (seat + 1) % self.players
 
-    def copy(self) -> State:
-        """An independent copy (hands and tricks are tuples, so sharing them is safe)."""
-        other = State.__new__(State)
-        other.players = self.players
-        other.hook_rule = self.hook_rule
-        other.blind_first_round = self.blind_first_round
-        other.first_dealer = self.first_dealer
-        other.round = self.round
-        other.dealer = self.dealer
-        other.hands = self.hands.copy()
-        other.turned_up = self.turned_up
-        other.trump = self.trump
-        other.phase = self.phase
-        other.bids = self.bids.copy()
-        other.tricks_won = self.tricks_won.copy()
-        other.leader = self.leader
-        other.trick = self.trick
-        other.lead_suit = self.lead_suit
-        other.last_trick = self.last_trick
-        other.round_plays = self.round_plays
-        other.to_act = self.to_act
-        other.scores = self.scores.copy()
-        other.totals = self.totals.copy()
-        other.winners = self.winners
-        other.seq = self.seq
-        return other
-
     def snapshot(self) -> dict[str, Any]:
         """Every field as plain data, for comparing two states."""
-        return {name: getattr(self, name) for name in State.__slots__}
+        return {name: getattr(self, name) for name in FIELDS}
 
     def to_json(self) -> dict[str, Any]:
         """The state as JSON-ready data, for a cache that from_json restores exactly."""
@@ -146,7 +98,7 @@ class State:
     def from_json(cls, data: dict[str, Any]) -> State:
         """The inverse of to_json (lists back to the tuples the engine uses)."""
         state = cls()
-        for name in cls.__slots__:
+        for name in FIELDS:
             if name in data:
                 setattr(state, name, data[name])
         state.hands = [tuple(hand) for hand in data["hands"]]
@@ -163,6 +115,32 @@ class State:
 
     def __repr__(self) -> str:
         return f"<State round={self.round} phase={self.phase} to_act={self.to_act} seq={self.seq}>"
+
+
+def _compile_copy() -> Callable[[State], State]:
+    """State.copy as straight-line code built from State's fields, as dataclasses builds
+    __init__: as fast as a copy written by hand, and it cannot leave a field out."""
+    lines = ["def copy(self):", "    other = new(State)"]
+    for name, kind in ((f.name, str(f.type)) for f in fields(State)):
+        if kind.startswith("list["):  # the only mutable fields; the rest are shared values
+            own = (
+                "None if self.{0} is None else self.{0}.copy()"
+                if kind.endswith("| None")
+                else "self.{0}.copy()"
+            )
+            lines.append(f"    other.{name} = {own.format(name)}")
+        else:
+            lines.append(f"    other.{name} = self.{name}")
+    lines.append("    return other")
+    namespace: dict[str, Any] = {"new": object.__new__, "State": State}
+    exec("\n".join(lines), namespace)
+    copy: Callable[[State], State] = namespace["copy"]
+    copy.__doc__ = "An independent copy: lists are copied, every other field is an immutable value."
+    return copy
+
+
+State.copy = _compile_copy()
+FIELDS: Final = tuple(f.name for f in fields(State))
 
 
 def _trick(cards: Iterable[Iterable[Any]]) -> Trick:
