@@ -165,7 +165,26 @@ def replay(events: Iterable[Event]) -> State:
 def apply_in_place(state: State, event: Event) -> None:
     """Fold one event into a state the caller owns (replay and take_turn use it on copies)."""
     _HANDLERS[event["type"]](state, event)
+    # Between a deal and its turned-up card nobody decides: the trump is not known yet (R5).
+    state.to_act = None if event["type"] == ev.DEAL else seat_to_act(state)
     state.seq += 1
+
+
+def seat_to_act(state: State) -> int | None:
+    """The seat whose decision the rules wait for, or None (a trick or round to settle, or the
+    game over); every change of `State.to_act` comes from here."""
+    if state.is_over:
+        return None
+    if state.phase == CHOOSING_TRUMP:  # R5: the dealer chooses
+        return state.dealer
+    if state.phase == BIDDING:  # R7: clockwise from the left of the dealer
+        made = sum(bid is not None for bid in state.bids)
+        return (state.dealer + 1 + made) % state.players
+    if state.phase == PLAYING:  # clockwise from the trick's leader, until the trick is full
+        if len(state.trick) == state.players or not (state.trick or state.hands[state.leader]):
+            return None
+        return (state.leader + len(state.trick)) % state.players
+    return None
 
 
 def _game_started(state: State, event: ev.GameStarted) -> None:
@@ -190,7 +209,6 @@ def _deal(state: State, event: ev.Deal) -> None:
     state.last_trick = None  # "last trick" is of this round (the API contract round.last_trick)
     state.round_plays = ()
     state.phase = BIDDING
-    state.to_act = None  # until the trump is known (R5)
 
 
 def _trump_turned(state: State, event: ev.TrumpTurned) -> None:
@@ -199,27 +217,21 @@ def _trump_turned(state: State, event: ev.TrumpTurned) -> None:
     card = CARDS[code] if code is not None else None
     if card is not None and card.is_wizard:  # R5: the dealer chooses
         state.phase = CHOOSING_TRUMP
-        state.to_act = state.dealer
         return
     state.trump = card.suit if card is not None else None  # R5 Jester / R6 last round: no trump
-    state.to_act = state.left_of(state.dealer)  # R7
 
 
 def _trump_chosen(state: State, event: ev.TrumpChosen) -> None:
     state.trump = event["suit"]
     state.phase = BIDDING
-    state.to_act = state.left_of(state.dealer)  # R7
 
 
 def _bid(state: State, event: ev.BidMade) -> None:
     seat = event["seat"]
     state.bids[seat] = event["bid"]
-    if seat == state.dealer:  # R7: the dealer bids last
+    if seat == state.dealer:  # the dealer bids last
         state.phase = PLAYING
         state.leader = state.left_of(state.dealer)  # R10
-        state.to_act = state.leader
-    else:
-        state.to_act = state.left_of(seat)
 
 
 def _play(state: State, event: ev.CardPlayed) -> None:
@@ -230,7 +242,6 @@ def _play(state: State, event: ev.CardPlayed) -> None:
     state.trick = (*state.trick, (seat, code))
     state.lead_suit = lead_suit(played for _, played in state.trick)
     state.round_plays = (*state.round_plays, (seat, code))
-    state.to_act = None if len(state.trick) == state.players else state.left_of(seat)
 
 
 def _trick_won(state: State, event: ev.TrickWon) -> None:
@@ -240,7 +251,6 @@ def _trick_won(state: State, event: ev.TrickWon) -> None:
     state.trick = ()
     state.lead_suit = None
     state.leader = winner  # R10
-    state.to_act = winner if state.hands[winner] else None
 
 
 def _round_scored(state: State, event: ev.RoundScored) -> None:
@@ -256,12 +266,10 @@ def _round_scored(state: State, event: ev.RoundScored) -> None:
         }
     )
     state.phase = DONE
-    state.to_act = None
 
 
 def _game_over(state: State, event: ev.GameOver) -> None:
     state.winners = list(event["winners"])
-    state.to_act = None
 
 
 # Each handler takes its own kind; the `type` tag picks it, which mypy cannot follow here.
