@@ -4,6 +4,7 @@ of R11 and R12 (the fast path's tables in playout.py are built from it)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from games.engine.cards import CARDS
 
@@ -24,15 +25,21 @@ def lead_suit(codes: Iterable[str]) -> str | None:
     return CARDS[code].suit if code is not None else None
 
 
-def follows(code: str, lead: str | None) -> bool:
-    """Whether a hand holding a card of the lead suit may play `code`."""
-    suit = CARDS[code].suit
-    return lead is None or suit is None or suit == lead
-
-
 def playable(hand: Sequence[str], lead: str | None) -> list[str]:
     """The cards of `hand` that may be played on a trick with this lead suit, in hand order."""
     # R12: a card of the lead suit, a Wizard or a Jester if the hand holds the lead suit; else any.
-    if lead is not None and any(CARDS[code].suit == lead for code in hand):
-        return [code for code in hand if follows(code, lead)]
+    if lead is not None:
+        suits = [_SUIT_OF[code] for code in hand]
+        if lead in suits:
+            return [code for code, suit in zip(hand, suits, strict=True) if suit in (lead, None)]
     return list(hand)
+
+
+def may_play(code: str, hand: Sequence[str], lead: str | None) -> bool:
+    """Whether `code`, a card of `hand`, is one of playable(hand, lead)."""
+    # A Wizard, a Jester and a card of the lead suit always are; only the others need the hand.
+    suit = _SUIT_OF[code]
+    return suit is None or suit == lead or code in playable(hand, lead)
+
+
+_SUIT_OF: Final = {code: card.suit for code, card in CARDS.items()}

@@ -21,7 +21,8 @@ from games.engine.cards import (
     SUITS,
     WIZARD_RANK,
 )
-from games.engine.lead import follows, lead_card
+from games.engine.lead import lead_card
+from games.engine.lead import playable as playable_codes
 
 NO_SUIT: Final = 4
 OPEN: Final = 5  # a trick's lead while only Jesters are in it
@@ -42,6 +43,10 @@ def _lead_of(codes: tuple[str, ...]) -> int:
     return SUIT_INDEX[suit] if suit is not None else NO_SUIT
 
 
+def _suit_of(lead: int) -> str | None:
+    return SUITS[lead] if lead < NO_SUIT else None
+
+
 # A trick with each lead; only the card that settled it matters (lead.lead_card).
 _TRICK_WITH_LEAD: Final[dict[int, tuple[str, ...]]] = {
     **{lead: (f"{SUIT_LETTERS[suit]}1",) for lead, suit in enumerate(SUITS)},
@@ -52,9 +57,12 @@ _TRICK_WITH_LEAD: Final[dict[int, tuple[str, ...]]] = {
 LEAD_AFTER: Final = tuple(
     tuple(_lead_of((*_TRICK_WITH_LEAD[lead], code)) for code in DECK_CODES) for lead in LEADS
 )
-# FOLLOWS[lead][card]: whether a hand holding the lead suit may play `card` (lead.follows).
+# FOLLOWS[lead][card]: whether a hand holding `card` and a card of the lead suit may play it.
 FOLLOWS: Final = tuple(
-    tuple(follows(code, SUITS[lead] if lead < NO_SUIT else None) for code in DECK_CODES)
+    tuple(
+        code in playable_codes((code, *_TRICK_WITH_LEAD[lead]), _suit_of(lead))
+        for code in DECK_CODES
+    )
     for lead in LEADS
 )
 

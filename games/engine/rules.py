@@ -16,7 +16,7 @@ from games.engine.errors import (
     NotYourTurn,
 )
 from games.engine.events import Event
-from games.engine.lead import lead_suit, playable
+from games.engine.lead import lead_suit, may_play, playable
 from games.engine.moves import BIDS, PLAYS, Bid, ChooseTrump, Move, Play, check_bid_range
 from games.engine.shuffle import deal_round, first_dealer
 from games.engine.state import (
@@ -189,7 +189,7 @@ def _decision_event(state: State, seat: int, move: Move, auto: bool) -> Event:
             raise IllegalCard("Cards are played once the bidding is over (R10).")
         if move.card not in state.hands[seat]:
             raise IllegalCard(f"{move.card} is not in your hand.")
-        if move.card not in playable(state.hands[seat], state.lead_suit):
+        if not may_play(move.card, state.hands[seat], state.lead_suit):
             raise IllegalCard(
                 f"You hold {state.lead_suit}: play {state.lead_suit}, a Wizard or a Jester (R12)."
             )

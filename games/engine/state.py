@@ -173,18 +173,18 @@ def apply_in_place(state: State, event: Event) -> None:
 def seat_to_act(state: State) -> int | None:
     """The seat whose decision the rules wait for, or None (a trick or round to settle, or the
     game over); every change of `State.to_act` comes from here."""
-    if state.is_over:
-        return None
-    if state.phase == CHOOSING_TRUMP:  # R5: the dealer chooses
-        return state.dealer
-    if state.phase == BIDDING:  # R7: clockwise from the left of the dealer
-        made = sum(bid is not None for bid in state.bids)
-        return (state.dealer + 1 + made) % state.players
-    if state.phase == PLAYING:  # clockwise from the trick's leader, until the trick is full
-        if len(state.trick) == state.players or not (state.trick or state.hands[state.leader]):
+    phase = state.phase
+    if phase == PLAYING:  # clockwise from the trick's leader, until the trick is full
+        trick = state.trick
+        if len(trick) == state.players or not (trick or state.hands[state.leader]):
             return None
-        return (state.leader + len(state.trick)) % state.players
-    return None
+        return (state.leader + len(trick)) % state.players
+    if phase == BIDDING:  # R7: clockwise from the left of the dealer
+        made = len(state.bids) - state.bids.count(None)
+        return (state.dealer + 1 + made) % state.players
+    if phase == CHOOSING_TRUMP:  # R5: the dealer chooses
+        return state.dealer
+    return None  # DONE: a round scored, or the game over
 
 
 def _game_started(state: State, event: ev.GameStarted) -> None:
@@ -240,7 +240,8 @@ def _play(state: State, event: ev.CardPlayed) -> None:
     index = hand.index(code)
     state.hands[seat] = hand[:index] + hand[index + 1 :]
     state.trick = (*state.trick, (seat, code))
-    state.lead_suit = lead_suit(played for _, played in state.trick)
+    if state.lead_suit is None:  # once set, a trick's lead suit stays
+        state.lead_suit = lead_suit(played for _, played in state.trick)
     state.round_plays = (*state.round_plays, (seat, code))
 
 

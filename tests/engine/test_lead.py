@@ -1,5 +1,6 @@
 """R11, R12 on both card representations: the lead suit and the legal cards of the rules (card
-codes) and of the fast path the search bots play on (integers) agree."""
+codes) and of the fast path the search bots play on (integers) agree; so do the rules' list of
+legal cards and their check of one card."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from games.engine import State, legal_cards, legal_moves, take_turn
 from games.engine.cards import DECK_CODES, SUITS
-from games.engine.lead import lead_suit, playable
+from games.engine.lead import lead_suit, may_play, playable
 from games.engine.playout import CARD_INDEX, LEAD_AFTER, NO_SUIT, OPEN
 from games.engine.playout import playable as fast_playable
 from tests.engine.tables import Table, start, tables
@@ -40,7 +41,9 @@ def assert_agree(state: State) -> None:
     assert as_suit(lead) == state.lead_suit == lead_suit(trick)
     assert (lead == OPEN) == all(code.startswith("J") for code in trick)  # only Jesters so far
     for hand in state.hands:
-        assert fast_legal(hand, lead) == set(playable(hand, state.lead_suit))
+        legal = playable(hand, state.lead_suit)
+        assert fast_legal(hand, lead) == set(legal)
+        assert [code for code in hand if may_play(code, hand, state.lead_suit)] == legal
     if state.to_act is not None:
         assert fast_legal(state.hands[state.to_act], lead) == set(legal_cards(state))
 
