@@ -152,6 +152,10 @@ def random_round(
         bids[seat] = bid
         total += bid
         log.append(bid)
+    counts = [[0] * 5 for _ in range(players)]  # cards held by seat and suit (NO_SUIT last)
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            counts[seat][SUIT[card]] += 1
     won = [0] * players
     leader = (dealer + 1) % players  # R10
     strengths = STRENGTH[trump]
@@ -162,15 +166,19 @@ def random_round(
         for offset in range(players):
             seat = (leader + offset) % players
             hand = hands[seat]
-            legal = playable(hand, lead)
+            held = counts[seat]
+            allowed = FOLLOWS[lead]
             while True:  # drawn from the hand until legal: uniform over the legal cards
                 index = int(rnd() * len(hand))
                 card = hand[index]
-                if legal is hand or card in legal:
+                # playable's answer, kept cheap: FOLLOWS, else no card of the lead suit held
+                if allowed[card] or not held[lead]:
                     break
             hand[index] = hand[-1]
             hand.pop()
-            lead = LEAD_AFTER[lead][card]
+            held[SUIT[card]] -= 1
+            if lead == OPEN:  # once set, a lead stays
+                lead = LEAD_AFTER[OPEN][card]
             strength = strengths[lead][card]
             if strength > best:
                 best, winner = strength, seat
