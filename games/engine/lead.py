@@ -13,7 +13,7 @@ def lead_card(codes: Iterable[str]) -> str | None:
     """The card that settles the lead suit: the first one that is not a Jester (None while only
     Jesters have been played)."""
     for code in codes:
-        if not CARDS[code].is_jester:
+        if code not in _JESTERS:
             return code
     return None
 
@@ -22,7 +22,7 @@ def lead_suit(codes: Iterable[str]) -> str | None:
     """The lead suit of a trick whose cards are `codes`, in the order played (None: none)."""
     # R11: Jesters leave it open; the first other card sets it, a Wizard to no lead suit at all.
     code = lead_card(codes)
-    return CARDS[code].suit if code is not None else None
+    return _SUIT_OF[code] if code is not None else None
 
 
 def playable(hand: Sequence[str], lead: str | None) -> list[str]:
@@ -43,3 +43,4 @@ def may_play(code: str, hand: Sequence[str], lead: str | None) -> bool:
 
 
 _SUIT_OF: Final = {code: card.suit for code, card in CARDS.items()}
+_JESTERS: Final = frozenset(code for code, card in CARDS.items() if card.is_jester)
