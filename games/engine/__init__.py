@@ -46,7 +46,7 @@ from games.engine.rules import (
     winners,
 )
 from games.engine.shuffle import commitment, deal_round, first_dealer, new_seed, shuffled_deck
-from games.engine.state import State, apply, replay, rounds_for
+from games.engine.state import State, apply, replay, rounds_for, seat_to_act
 from games.engine.views import View, event_view, legal_for, public_view, seat_view, seat_views
 
 __all__ = [
@@ -104,6 +104,7 @@ __all__ = [
     "round_history",
     "round_points",
     "rounds_for",
+    "seat_to_act",
     "seat_view",
     "seat_views",
     "shuffled_deck",

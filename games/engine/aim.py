@@ -9,9 +9,21 @@ import math
 from functools import cache
 from typing import Final
 
-from games.engine.playout import NO_SUIT, POWER, RANK, STRENGTH, SUIT, WIZARD, forbidden
+from games.engine.playout import (
+    LEAD_AFTER,
+    NO_SUIT,
+    OPEN,
+    POWER,
+    RANK,
+    STRENGTH,
+    SUIT,
+    WIZARD,
+    forbidden,
+    playable,
+)
 
 WEAK_BLIND_CARD: Final = 9  # R9: below this, a card another seat shows rarely takes the trick
+Strengths = tuple[tuple[int, ...], ...]  # STRENGTH[trump]: by lead, then card
 
 
 def play_out(
@@ -26,70 +38,56 @@ def play_out(
     make its bid: takes tricks with its weakest winning card while it needs them, else sheds
     its strongest losing card. Uses up `hands`; returns `won`, updated (R10–R13)."""
     players = len(hands)
-    row = trump * 5
+    strengths = STRENGTH[trump]
     power = POWER[trump]
-    lead = NO_SUIT
-    open_lead = True
-    best = -1
-    winner = leader
+    lead, best, winner = OPEN, -1, leader
     for offset, card in enumerate(played):
-        lead, open_lead, best, winner = _add(
-            card, (leader + offset) % players, row, lead, open_lead, best, winner
-        )
+        lead, best, winner = _add(card, (leader + offset) % players, strengths, lead, best, winner)
     start = len(played)
     while True:
         for offset in range(start, players):
             seat = (leader + offset) % players
             hand = hands[seat]
-            legal = hand
-            if lead != NO_SUIT:  # R12
-                follow = [c for c in hand if SUIT[c] == lead]
-                if follow:
-                    legal = follow + [c for c in hand if SUIT[c] == NO_SUIT]
+            legal = playable(hand, lead)
             if len(legal) == 1:
                 card = legal[0]
             elif offset == 0:  # leading: strongest card if tricks are needed, else weakest
                 pick = max if bids[seat] > won[seat] else min
                 card = pick(legal, key=power.__getitem__)
             else:
-                card = _follow(legal, bids[seat] > won[seat], power, row, lead, open_lead, best)
+                card = _follow(legal, bids[seat] > won[seat], power, strengths, lead, best)
             hand.remove(card)
-            lead, open_lead, best, winner = _add(card, seat, row, lead, open_lead, best, winner)
+            lead, best, winner = _add(card, seat, strengths, lead, best, winner)
         won[winner] += 1
         leader = winner  # R10
         if not hands[leader]:
             return won
-        start, lead, open_lead, best = 0, NO_SUIT, True, -1
+        start, lead, best = 0, OPEN, -1
 
 
 def _add(
-    card: int, seat: int, row: int, lead: int, open_lead: bool, best: int, winner: int
-) -> tuple[int, bool, int, int]:
-    suit = SUIT[card]
-    if open_lead:  # R11: the first suit card sets the lead suit, unless a Wizard came first
-        if suit != NO_SUIT:
-            lead, open_lead = suit, False
-        elif RANK[card] == WIZARD:
-            open_lead = False
-    strength = STRENGTH[row + lead][card]
+    card: int, seat: int, strengths: Strengths, lead: int, best: int, winner: int
+) -> tuple[int, int, int]:
+    lead = LEAD_AFTER[lead][card]
+    strength = strengths[lead][card]
     if strength > best:
-        return lead, open_lead, strength, seat
-    return lead, open_lead, best, winner
+        return lead, strength, seat
+    return lead, best, winner
 
 
 def _follow(
     legal: list[int],
     needs: bool,
     power: tuple[int, ...],
-    row: int,
+    strengths: Strengths,
     lead: int,
-    open_lead: bool,
     best: int,
 ) -> int:
     chosen, chosen_power = -1, 999 if needs else -1
     lowest, lowest_power = -1, 999
+    after = LEAD_AFTER[lead]
     for card in legal:
-        strength = STRENGTH[row + (SUIT[card] if open_lead else lead)][card]
+        strength = strengths[after[card]][card]
         card_power = power[card]
         if card_power < lowest_power:
             lowest, lowest_power = card, card_power
@@ -171,8 +169,8 @@ def policy_card(legal: list[int], needs: bool, trump: int, leader: int, trick: l
         return legal[0]
     if not trick:
         return (max if needs else min)(legal, key=power.__getitem__)
-    row = trump * 5
-    lead, open_lead, best, winner = NO_SUIT, True, -1, leader
+    strengths = STRENGTH[trump]
+    lead, best, winner = OPEN, -1, leader
     for offset, card in enumerate(trick):
-        lead, open_lead, best, winner = _add(card, offset, row, lead, open_lead, best, winner)
-    return _follow(legal, needs, power, row, lead, open_lead, best)
+        lead, best, winner = _add(card, offset, strengths, lead, best, winner)
+    return _follow(legal, needs, power, strengths, lead, best)

@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.engine.playout import CARD_INDEX, NO_SUIT, RANK, SUIT, SUIT_INDEX, WIZARD
+from games.engine.playout import (
+    CARD_INDEX,
+    FOLLOWS,
+    LEAD_AFTER,
+    NO_SUIT,
+    OPEN,
+    SUIT_INDEX,
+)
 from games.engine.views import EventShown, RoundView, View
 
 
@@ -123,18 +130,12 @@ def _next_leader(round_view: RoundView) -> int:
 
 
 def _voids(plays: list[tuple[int, int]], players: int) -> list[int]:
-    """R12: a seat that played another suit card than the lead suit holds none of it."""
+    """A seat that played a card a holder of the lead suit may not play holds none of it."""
     voids = [0] * players
     for start in range(0, len(plays), players):
-        lead, open_lead = NO_SUIT, True
+        lead = OPEN
         for player, card in plays[start : start + players]:
-            suit = SUIT[card]
-            if open_lead:  # R11
-                if suit != NO_SUIT:
-                    lead, open_lead = suit, False
-                    continue
-                open_lead = RANK[card] != WIZARD
-                continue
-            if lead != NO_SUIT and suit != NO_SUIT and suit != lead:
+            if not FOLLOWS[lead][card]:
                 voids[player] |= 1 << lead
+            lead = LEAD_AFTER[lead][card]
     return voids

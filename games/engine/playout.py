@@ -2,6 +2,8 @@
 
 A card is its index in cards.DECK_CODES (0…59): suit = index // 13 for 0…51, then Wizards
 52…55 and Jesters 56…59. Suits are 0…3 in R1 order; 4 stands for "no suit" and "no trump".
+The lead of a trick is a suit, NO_SUIT (none at all) or OPEN (not set yet); the tables below
+are built from the rules on card codes (cards.py, lead.py).
 """
 
 from __future__ import annotations
@@ -10,15 +12,70 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from games.engine.cards import DECK_CODES, SUITS
+from games.engine.cards import (
+    CARDS,
+    DECK,
+    DECK_CODES,
+    JESTER_RANK,
+    SUIT_LETTERS,
+    SUITS,
+    WIZARD_RANK,
+)
+from games.engine.lead import lead_card
+from games.engine.lead import playable as playable_codes
 
 NO_SUIT: Final = 4
-WIZARD: Final = 14
-JESTER: Final = 0
+OPEN: Final = 5  # a trick's lead while only Jesters are in it
+LEADS: Final = range(OPEN + 1)  # a suit, NO_SUIT or OPEN
+WIZARD: Final = WIZARD_RANK
+JESTER: Final = JESTER_RANK
 CARD_INDEX: Final = {code: index for index, code in enumerate(DECK_CODES)}
 SUIT_INDEX: Final = {suit: index for index, suit in enumerate(SUITS)}
-SUIT: Final = tuple(i // 13 if i < 52 else NO_SUIT for i in range(60))
-RANK: Final = tuple(i % 13 + 1 if i < 52 else WIZARD if i < 56 else JESTER for i in range(60))
+SUIT: Final = tuple(SUIT_INDEX[card.suit] if card.suit is not None else NO_SUIT for card in DECK)
+RANK: Final = tuple(card.rank for card in DECK)
+
+
+def _lead_of(codes: tuple[str, ...]) -> int:
+    code = lead_card(codes)
+    if code is None:
+        return OPEN
+    suit = CARDS[code].suit
+    return SUIT_INDEX[suit] if suit is not None else NO_SUIT
+
+
+def _suit_of(lead: int) -> str | None:
+    return SUITS[lead] if lead < NO_SUIT else None
+
+
+# A trick with each lead; only the card that settled it matters (lead.lead_card).
+_TRICK_WITH_LEAD: Final[dict[int, tuple[str, ...]]] = {
+    **{lead: (f"{SUIT_LETTERS[suit]}1",) for lead, suit in enumerate(SUITS)},
+    NO_SUIT: ("W1",),
+    OPEN: (),
+}
+# LEAD_AFTER[lead][card]: the trick's lead once `card` is played on it.
+LEAD_AFTER: Final = tuple(
+    tuple(_lead_of((*_TRICK_WITH_LEAD[lead], code)) for code in DECK_CODES) for lead in LEADS
+)
+# FOLLOWS[lead][card]: whether a hand holding `card` and a card of the lead suit may play it.
+FOLLOWS: Final = tuple(
+    tuple(
+        code in playable_codes((code, *_TRICK_WITH_LEAD[lead]), _suit_of(lead))
+        for code in DECK_CODES
+    )
+    for lead in LEADS
+)
+
+
+def playable(hand: list[int], lead: int) -> list[int]:
+    """lead.playable on the fast path: the cards of `hand` that may be played on a trick with
+    this lead, in hand order (`hand` itself when any card may)."""
+    if lead < NO_SUIT:
+        for card in hand:
+            if SUIT[card] == lead:  # the hand holds the lead suit
+                allowed = FOLLOWS[lead]
+                return [other for other in hand if allowed[other]]
+    return hand
 
 
 def _strength(card: int, trump: int, lead: int) -> int:
@@ -34,11 +91,10 @@ def _strength(card: int, trump: int, lead: int) -> int:
     return 20 + rank if suit == lead else 0
 
 
-# STRENGTH[trump * 5 + lead][card]; `lead` is NO_SUIT while no suit card has been played.
+# STRENGTH[trump][lead][card], for every lead of a trick.
 STRENGTH: Final = tuple(
-    tuple(_strength(card, trump, lead) for card in range(60))
+    tuple(tuple(_strength(card, trump, lead) for card in range(60)) for lead in LEADS)
     for trump in range(5)
-    for lead in range(5)
 )
 # POWER[trump][card]: how strong a card is before its trick is known, to rank a hand.
 POWER: Final = tuple(
@@ -96,38 +152,34 @@ def random_round(
         bids[seat] = bid
         total += bid
         log.append(bid)
-    counts = [[0] * 5 for _ in range(players)]
+    counts = [[0] * 5 for _ in range(players)]  # cards held by seat and suit (NO_SUIT last)
     for seat, hand in enumerate(hands):
         for card in hand:
             counts[seat][SUIT[card]] += 1
     won = [0] * players
     leader = (dealer + 1) % players  # R10
-    row = trump * 5
+    strengths = STRENGTH[trump]
     for _ in range(cards):
-        lead = NO_SUIT
-        open_lead = True
+        lead = OPEN
         best = -1
         winner = leader
         for offset in range(players):
             seat = (leader + offset) % players
             hand = hands[seat]
             held = counts[seat]
-            while True:
+            allowed = FOLLOWS[lead]
+            while True:  # drawn from the hand until legal: uniform over the legal cards
                 index = int(rnd() * len(hand))
                 card = hand[index]
-                suit = SUIT[card]
-                # R12: off-suit only with no card of the lead suit in hand
-                if lead == NO_SUIT or suit in (lead, NO_SUIT) or not held[lead]:
+                # playable's answer, kept cheap: FOLLOWS, else no card of the lead suit held
+                if allowed[card] or not held[lead]:
                     break
             hand[index] = hand[-1]
             hand.pop()
-            held[suit] -= 1
-            if open_lead:  # R11
-                if suit != NO_SUIT:
-                    lead, open_lead = suit, False
-                elif RANK[card] == WIZARD:
-                    open_lead = False
-            strength = STRENGTH[row + lead][card]
+            held[SUIT[card]] -= 1
+            if lead == OPEN:  # once set, a lead stays
+                lead = LEAD_AFTER[OPEN][card]
+            strength = strengths[lead][card]
             if strength > best:
                 best, winner = strength, seat
             log.append(card)

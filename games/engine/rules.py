@@ -16,6 +16,7 @@ from games.engine.errors import (
     NotYourTurn,
 )
 from games.engine.events import Event
+from games.engine.lead import lead_suit, may_play, playable
 from games.engine.moves import BIDS, PLAYS, Bid, ChooseTrump, Move, Play, check_bid_range
 from games.engine.shuffle import deal_round, first_dealer
 from games.engine.state import (
@@ -69,24 +70,9 @@ def legal_bids(state: State) -> list[int]:
 
 
 def legal_cards(state: State) -> list[str]:
-    """R12: follow the lead suit if you can; Wizards and Jesters may always be played."""
+    """The cards the seat to act may play (lead.playable: R11, R12)."""
     hand = state.hands[state.to_act] if state.to_act is not None else ()
-    lead = state.lead_suit
-    if lead is None:
-        return list(hand)
-    following = [code for code in hand if CARDS[code].suit == lead]
-    if not following:
-        return list(hand)
-    return [code for code in hand if CARDS[code].suit in (lead, None)]
-
-
-def _follows_suit(state: State, seat: int, code: str) -> bool:
-    """R12 for one card in the seat's hand (the same answer as `code in legal_cards(state)`)."""
-    lead = state.lead_suit
-    suit = CARDS[code].suit
-    if lead is None or suit is None or suit == lead:
-        return True
-    return all(CARDS[other].suit != lead for other in state.hands[seat])
+    return playable(hand, state.lead_suit)
 
 
 def legal_suits(state: State) -> list[str]:
@@ -108,7 +94,7 @@ def legal_moves(state: State) -> list[Move]:
 def trick_winner(trick: Trick, trump: str | None) -> int:
     """R13: the first Wizard; else the highest trump; else the highest card of the lead suit;
     if every card is a Jester, the first Jester."""
-    lead: str | None = None
+    lead = lead_suit(code for _, code in trick)
     best_seat, best_key = trick[0][0], (-1, -1)
     for seat, code in trick:
         card = CARDS[code]
@@ -116,8 +102,6 @@ def trick_winner(trick: Trick, trump: str | None) -> int:
             return seat
         if card.suit is None:
             continue
-        if lead is None:
-            lead = card.suit
         # Trump outranks the lead suit, which outranks everything else; then the number counts.
         key = (2 if card.suit == trump else 1 if card.suit == lead else 0, card.rank)
         if key > best_key:
@@ -205,7 +189,7 @@ def _decision_event(state: State, seat: int, move: Move, auto: bool) -> Event:
             raise IllegalCard("Cards are played once the bidding is over (R10).")
         if move.card not in state.hands[seat]:
             raise IllegalCard(f"{move.card} is not in your hand.")
-        if not _follows_suit(state, seat, move.card):
+        if not may_play(move.card, state.hands[seat], state.lead_suit):
             raise IllegalCard(
                 f"You hold {state.lead_suit}: play {state.lead_suit}, a Wizard or a Jester (R12)."
             )

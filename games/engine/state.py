@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Final, Literal, TypedDict
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Final, Literal, TypedDict
 
 from games.engine import events as ev
 from games.engine.cards import CARDS, DECK
 from games.engine.events import Event
+from games.engine.lead import lead_suit
 
 CHOOSING_TRUMP: Final = "choosing_trump"
 BIDDING: Final = "bidding"
@@ -33,60 +35,38 @@ def rounds_for(players: int) -> int:
     return len(DECK) // players
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class State:
     """Everything the rules know about one game, rebuilt only from its events.
 
     Treat a State as a value: `apply` returns a new one and never changes its argument.
     """
 
-    __slots__ = (
-        "players",
-        "hook_rule",
-        "blind_first_round",
-        "first_dealer",
-        "round",
-        "dealer",
-        "hands",
-        "turned_up",
-        "trump",
-        "phase",
-        "bids",
-        "tricks_won",
-        "leader",
-        "trick",
-        "lead_suit",
-        "last_trick",
-        "round_plays",
-        "to_act",
-        "scores",
-        "totals",
-        "winners",
-        "seq",
-    )
+    players: int = 0
+    hook_rule: bool = True
+    blind_first_round: bool = True
+    first_dealer: int = 0
+    round: int = 0  # 0 until the first deal
+    dealer: int = 0
+    hands: list[tuple[str, ...]] = field(default_factory=list)
+    turned_up: str | None = None
+    trump: str | None = None
+    phase: Phase = DONE
+    bids: list[int | None] = field(default_factory=list)
+    tricks_won: list[int] = field(default_factory=list)
+    leader: int = 0
+    trick: Trick = ()
+    lead_suit: str | None = None
+    last_trick: tuple[int, Trick] | None = None
+    round_plays: Trick = ()  # every card played this round, in order: public (R11, R12)
+    to_act: int | None = None
+    scores: list[ScoreRecord] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    winners: list[int] | None = None
+    seq: int = 0  # events applied so far
 
-    def __init__(self) -> None:
-        self.players = 0
-        self.hook_rule = True
-        self.blind_first_round = True
-        self.first_dealer = 0
-        self.round = 0  # 0 until the first deal
-        self.dealer = 0
-        self.hands: list[tuple[str, ...]] = []
-        self.turned_up: str | None = None
-        self.trump: str | None = None
-        self.phase: Phase = DONE
-        self.bids: list[int | None] = []
-        self.tricks_won: list[int] = []
-        self.leader = 0
-        self.trick: Trick = ()
-        self.lead_suit: str | None = None
-        self.last_trick: tuple[int, Trick] | None = None
-        self.round_plays: Trick = ()  # every card played this round, in order: public (R11, R12)
-        self.to_act: int | None = None
-        self.scores: list[ScoreRecord] = []
-        self.totals: list[int] = []
-        self.winners: list[int] | None = None
-        self.seq = 0  # events applied so far
+    # An independent copy, compiled from the fields below the class (_compile_copy).
+    copy: ClassVar[Callable[[State], State]]
 
     # -- derived facts -------------------------------------------------------------------
     @property
@@ -106,36 +86,9 @@ class State:
         """R3: seats are numbered clockwise; left of s is s + 1 mod n."""
         return (seat + 1) % self.players
 
-    def copy(self) -> State:
-        """An independent copy (hands and tricks are tuples, so sharing them is safe)."""
-        other = State.__new__(State)
-        other.players = self.players
-        other.hook_rule = self.hook_rule
-        other.blind_first_round = self.blind_first_round
-        other.first_dealer = self.first_dealer
-        other.round = self.round
-        other.dealer = self.dealer
-        other.hands = self.hands.copy()
-        other.turned_up = self.turned_up
-        other.trump = self.trump
-        other.phase = self.phase
-        other.bids = self.bids.copy()
-        other.tricks_won = self.tricks_won.copy()
-        other.leader = self.leader
-        other.trick = self.trick
-        other.lead_suit = self.lead_suit
-        other.last_trick = self.last_trick
-        other.round_plays = self.round_plays
-        other.to_act = self.to_act
-        other.scores = self.scores.copy()
-        other.totals = self.totals.copy()
-        other.winners = self.winners
-        other.seq = self.seq
-        return other
-
     def snapshot(self) -> dict[str, Any]:
         """Every field as plain data, for comparing two states."""
-        return {name: getattr(self, name) for name in State.__slots__}
+        return {name: getattr(self, name) for name in FIELDS}
 
     def to_json(self) -> dict[str, Any]:
         """The state as JSON-ready data, for a cache that from_json restores exactly."""
@@ -145,7 +98,7 @@ class State:
     def from_json(cls, data: dict[str, Any]) -> State:
         """The inverse of to_json (lists back to the tuples the engine uses)."""
         state = cls()
-        for name in cls.__slots__:
+        for name in FIELDS:
             if name in data:
                 setattr(state, name, data[name])
         state.hands = [tuple(hand) for hand in data["hands"]]
@@ -162,6 +115,32 @@ class State:
 
     def __repr__(self) -> str:
         return f"<State round={self.round} phase={self.phase} to_act={self.to_act} seq={self.seq}>"
+
+
+def _compile_copy() -> Callable[[State], State]:
+    """State.copy as straight-line code built from State's fields, as dataclasses builds
+    __init__: as fast as a copy written by hand, and it cannot leave a field out."""
+    lines = ["def copy(self):", "    other = new(State)"]
+    for name, kind in ((f.name, str(f.type)) for f in fields(State)):
+        if kind.startswith("list["):  # the only mutable fields; the rest are shared values
+            own = (
+                "None if self.{0} is None else self.{0}.copy()"
+                if kind.endswith("| None")
+                else "self.{0}.copy()"
+            )
+            lines.append(f"    other.{name} = {own.format(name)}")
+        else:
+            lines.append(f"    other.{name} = self.{name}")
+    lines.append("    return other")
+    namespace: dict[str, Any] = {"new": object.__new__, "State": State}
+    exec("\n".join(lines), namespace)
+    copy: Callable[[State], State] = namespace["copy"]
+    copy.__doc__ = "An independent copy: lists are copied, every other field is an immutable value."
+    return copy
+
+
+State.copy = _compile_copy()
+FIELDS: Final = tuple(f.name for f in fields(State))
 
 
 def _trick(cards: Iterable[Iterable[Any]]) -> Trick:
@@ -186,7 +165,26 @@ def replay(events: Iterable[Event]) -> State:
 def apply_in_place(state: State, event: Event) -> None:
     """Fold one event into a state the caller owns (replay and take_turn use it on copies)."""
     _HANDLERS[event["type"]](state, event)
+    # Between a deal and its turned-up card nobody decides: the trump is not known yet (R5).
+    state.to_act = None if event["type"] == ev.DEAL else seat_to_act(state)
     state.seq += 1
+
+
+def seat_to_act(state: State) -> int | None:
+    """The seat whose decision the rules wait for, or None (a trick or round to settle, or the
+    game over); every change of `State.to_act` comes from here."""
+    phase = state.phase
+    if phase == PLAYING:  # clockwise from the trick's leader, until the trick is full
+        trick = state.trick
+        if len(trick) == state.players or not (trick or state.hands[state.leader]):
+            return None
+        return (state.leader + len(trick)) % state.players
+    if phase == BIDDING:  # R7: clockwise from the left of the dealer
+        made = len(state.bids) - state.bids.count(None)
+        return (state.dealer + 1 + made) % state.players
+    if phase == CHOOSING_TRUMP:  # R5: the dealer chooses
+        return state.dealer
+    return None  # DONE: a round scored, or the game over
 
 
 def _game_started(state: State, event: ev.GameStarted) -> None:
@@ -211,7 +209,6 @@ def _deal(state: State, event: ev.Deal) -> None:
     state.last_trick = None  # "last trick" is of this round (the API contract round.last_trick)
     state.round_plays = ()
     state.phase = BIDDING
-    state.to_act = None  # until the trump is known (R5)
 
 
 def _trump_turned(state: State, event: ev.TrumpTurned) -> None:
@@ -220,27 +217,21 @@ def _trump_turned(state: State, event: ev.TrumpTurned) -> None:
     card = CARDS[code] if code is not None else None
     if card is not None and card.is_wizard:  # R5: the dealer chooses
         state.phase = CHOOSING_TRUMP
-        state.to_act = state.dealer
         return
     state.trump = card.suit if card is not None else None  # R5 Jester / R6 last round: no trump
-    state.to_act = state.left_of(state.dealer)  # R7
 
 
 def _trump_chosen(state: State, event: ev.TrumpChosen) -> None:
     state.trump = event["suit"]
     state.phase = BIDDING
-    state.to_act = state.left_of(state.dealer)  # R7
 
 
 def _bid(state: State, event: ev.BidMade) -> None:
     seat = event["seat"]
     state.bids[seat] = event["bid"]
-    if seat == state.dealer:  # R7: the dealer bids last
+    if seat == state.dealer:  # the dealer bids last
         state.phase = PLAYING
         state.leader = state.left_of(state.dealer)  # R10
-        state.to_act = state.leader
-    else:
-        state.to_act = state.left_of(seat)
 
 
 def _play(state: State, event: ev.CardPlayed) -> None:
@@ -248,25 +239,10 @@ def _play(state: State, event: ev.CardPlayed) -> None:
     hand = state.hands[seat]
     index = hand.index(code)
     state.hands[seat] = hand[:index] + hand[index + 1 :]
-    if not state.trick:
-        state.lead_suit = None
-    # R11: the first suit card sets the lead suit, unless a Wizard came before any suit card.
-    if state.lead_suit is None and not _trick_has_no_lead(state.trick):
-        state.lead_suit = CARDS[code].suit
     state.trick = (*state.trick, (seat, code))
+    if state.lead_suit is None:  # once set, a trick's lead suit stays
+        state.lead_suit = lead_suit(played for _, played in state.trick)
     state.round_plays = (*state.round_plays, (seat, code))
-    state.to_act = None if len(state.trick) == state.players else state.left_of(seat)
-
-
-def _trick_has_no_lead(trick: Trick) -> bool:
-    """R11: a Wizard played before any suit card leaves the trick without a lead suit."""
-    for _, code in trick:
-        card = CARDS[code]
-        if card.is_wizard:
-            return True
-        if card.suit is not None:
-            return False
-    return False
 
 
 def _trick_won(state: State, event: ev.TrickWon) -> None:
@@ -276,7 +252,6 @@ def _trick_won(state: State, event: ev.TrickWon) -> None:
     state.trick = ()
     state.lead_suit = None
     state.leader = winner  # R10
-    state.to_act = winner if state.hands[winner] else None
 
 
 def _round_scored(state: State, event: ev.RoundScored) -> None:
@@ -292,12 +267,10 @@ def _round_scored(state: State, event: ev.RoundScored) -> None:
         }
     )
     state.phase = DONE
-    state.to_act = None
 
 
 def _game_over(state: State, event: ev.GameOver) -> None:
     state.winners = list(event["winners"])
-    state.to_act = None
 
 
 # Each handler takes its own kind; the `type` tag picks it, which mypy cannot follow here.
