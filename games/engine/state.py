@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Final, Literal, TypedDict
+from typing import Any, Final, Literal, TypedDict
 
 from games.engine import events as ev
 from games.engine.cards import CARDS, DECK
@@ -65,8 +65,16 @@ class State:
     winners: list[int] | None = None
     seq: int = 0  # events applied so far
 
-    # An independent copy, compiled from the fields below the class (_compile_copy).
-    copy: ClassVar[Callable[[State], State]]
+    def copy(self) -> State:
+        """An independent copy: every field, the lists copied (FIELDS, LIST_FIELDS)."""
+        other = State.__new__(State)
+        for name in FIELDS:
+            setattr(other, name, getattr(self, name))
+        for name in LIST_FIELDS:
+            mutable = getattr(self, name)
+            if mutable is not None:
+                setattr(other, name, mutable.copy())
+        return other
 
     # -- derived facts -------------------------------------------------------------------
     @property
@@ -117,30 +125,9 @@ class State:
         return f"<State round={self.round} phase={self.phase} to_act={self.to_act} seq={self.seq}>"
 
 
-def _compile_copy() -> Callable[[State], State]:
-    """State.copy as straight-line code built from State's fields, as dataclasses builds
-    __init__: as fast as a copy written by hand, and it cannot leave a field out."""
-    lines = ["def copy(self):", "    other = new(State)"]
-    for name, kind in ((f.name, str(f.type)) for f in fields(State)):
-        if kind.startswith("list["):  # the only mutable fields; the rest are shared values
-            own = (
-                "None if self.{0} is None else self.{0}.copy()"
-                if kind.endswith("| None")
-                else "self.{0}.copy()"
-            )
-            lines.append(f"    other.{name} = {own.format(name)}")
-        else:
-            lines.append(f"    other.{name} = self.{name}")
-    lines.append("    return other")
-    namespace: dict[str, Any] = {"new": object.__new__, "State": State}
-    exec("\n".join(lines), namespace)
-    copy: Callable[[State], State] = namespace["copy"]
-    copy.__doc__ = "An independent copy: lists are copied, every other field is an immutable value."
-    return copy
-
-
-State.copy = _compile_copy()
 FIELDS: Final = tuple(f.name for f in fields(State))
+# The only mutable fields; every other field holds an immutable value, safely shared.
+LIST_FIELDS: Final = tuple(f.name for f in fields(State) if str(f.type).startswith("list["))
 
 
 def _trick(cards: Iterable[Iterable[Any]]) -> Trick:
