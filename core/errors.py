@@ -1,66 +1,50 @@
-"""Refusals: each carries the contract's machine code; wizardsite maps codes to HTTP statuses."""
+"""The site's refusals, on the engine's root `Refusal` (one tree); wizardsite maps each code to
+its HTTP status."""
 
 from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from games.engine.errors import EngineError
+from games.engine.errors import GameNotActive as GameNotActive
+from games.engine.errors import Invalid as Invalid
+from games.engine.errors import Refusal as Refusal
 
 
-class ApplicationError(Exception):
-    """A refused request; nothing was changed. `code` is the machine code clients see."""
-
-    code: str = "invalid"
-
-    def __init__(self, message: str, *, fields: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.fields = fields
-
-
-class Invalid(ApplicationError):
-    code = "invalid"
-
-
-class NotAuthenticated(ApplicationError):
+class NotAuthenticated(Refusal):
     code = "not_authenticated"
 
 
-class Forbidden(ApplicationError):
+class Forbidden(Refusal):
     code = "forbidden"
 
 
-class Suspended(ApplicationError):
+class Suspended(Refusal):
     code = "suspended"
 
 
-class EmailTaken(ApplicationError):
+class EmailTaken(Refusal):
     """The address is verified by another account already (one account an address)."""
 
     code = "email_taken"
 
 
-class NotAPlayer(ApplicationError):
+class NotAPlayer(Refusal):
     code = "not_a_player"
 
 
-class NotFound(ApplicationError):
+class NotFound(Refusal):
     code = "not_found"
 
 
-class StaleState(ApplicationError):
+class StaleState(Refusal):
     code = "stale_state"
 
 
-class GameFull(ApplicationError):
+class GameFull(Refusal):
     code = "game_full"
 
 
-class GameNotActive(ApplicationError):
-    code = "game_not_active"
-
-
-class TooMany(ApplicationError):
+class TooMany(Refusal):
     """The user already holds as many of something at once as one may (open tables, games
     with bots): finish or leave one first. A conflict (409), not a rate: waiting alone does
     not help."""
@@ -74,7 +58,7 @@ class TooManyBotGames(TooMany):
     code = "too_many_bot_games"
 
 
-class RateLimited(ApplicationError):
+class RateLimited(Refusal):
     code = "rate_limited"
 
     def __init__(self, message: str, *, retry_after: int = 1) -> None:
@@ -86,7 +70,7 @@ UNAVAILABLE_MESSAGE = "The service is briefly unavailable: try again in a few se
 UNAVAILABLE_RETRY_AFTER = 5  # seconds: a database restart takes about that
 
 
-class Unavailable(ApplicationError):
+class Unavailable(Refusal):
     """The database cannot be reached just now (down, restarting, or its pool exhausted):
     nothing was changed, and the same request may be sent again after `retry_after`."""
 
@@ -121,8 +105,6 @@ def error_body(code: str, message: str, fields: dict[str, Any] | None = None) ->
 
 def refusal_body(exc: Exception) -> Error | None:
     """The error object of a refusal raised by a service or the engine; None for anything else."""
-    if isinstance(exc, ApplicationError):
+    if isinstance(exc, Refusal):
         return error_body(exc.code, exc.message, exc.fields)
-    if isinstance(exc, EngineError):
-        return error_body(exc.code, exc.message)
     return None

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from apikit import throttles
 from apikit.errors_text import ERROR_TEXT, error_text
 from core import limits
-from core.errors import ApplicationError, NotFound, TooMany
+from core.errors import NotFound, Refusal, TooMany
 from games import selectors, services
 from games.forms import TableForm
 from games.models import GameStatus
@@ -136,6 +136,6 @@ def _act(request: HttpRequest, action: Any) -> Any:
     """Run a service; a refusal becomes a message on the next page instead of an error."""
     try:
         return action()
-    except ApplicationError as error:
+    except Refusal as error:
         messages.error(request, error_text(error.code, error.message))
         return None

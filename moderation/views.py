@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from apikit.errors_text import error_text
-from core.errors import ApplicationError
+from core.errors import Refusal
 from moderation import services
 
 
@@ -24,7 +24,7 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
         services.report_create(
             reporter=request.user, username=username, reason=request.POST.get("reason", "")
         )
-    except ApplicationError as error:
+    except Refusal as error:
         messages.error(request, error_text(error.code, error.message))
     else:
         messages.success(request, _("Thank you: a moderator will look at it."))

@@ -18,13 +18,13 @@ from games.engine.bots import (
 )
 from games.engine.cards import CARDS, DECK, SUITS, Card, format_card, parse_card, sort_hand
 from games.engine.errors import (
-    EngineError,
     GameNotActive,
     HookRule,
     IllegalBid,
     IllegalCard,
     Invalid,
     NotYourTurn,
+    Refusal,
 )
 from games.engine.events import EVENT_TYPES, PLAYER_DECISIONS, Event
 from games.engine.history import round_history
@@ -60,7 +60,6 @@ __all__ = [
     "Bot",
     "Card",
     "ChooseTrump",
-    "EngineError",
     "Event",
     "ExpertBot",
     "GameNotActive",
@@ -75,6 +74,7 @@ __all__ = [
     "NoviceBot",
     "Play",
     "RandomBot",
+    "Refusal",
     "State",
     "View",
     "apply",

@@ -1,44 +1,48 @@
-"""Why the engine refused a move: one exception per error code of the API contract."""
+"""Refusals: the one exception tree of the site, rooted here so the engine's own are part of it
+(core.errors adds the site's); each carries a machine code of the API contract."""
 
 from __future__ import annotations
 
+from typing import Any
 
-class EngineError(Exception):
-    """A refused move or bad input; `code` is the machine code of the API contract
-    (/api/v1/schema/), state unchanged."""
 
-    code = "invalid"
+class Refusal(Exception):
+    """A refused request or move, nothing changed; `code` is the machine code clients see
+    (/api/v1/schema/)."""
 
-    def __init__(self, message: str) -> None:
+    code: str = "invalid"
+
+    def __init__(self, message: str, *, fields: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.fields = fields
 
 
-class Invalid(EngineError):
+class Invalid(Refusal):
     """Malformed input: a wrong type, an unknown move type or suit."""
 
     code = "invalid"
 
 
-class NotYourTurn(EngineError):
+class NotYourTurn(Refusal):
     """The seat acting is not the seat whose decision it is."""
 
     code = "not_your_turn"
 
 
-class GameNotActive(EngineError):
+class GameNotActive(Refusal):
     """The game is over (or not started): no move is possible."""
 
     code = "game_not_active"
 
 
-class IllegalCard(EngineError):
+class IllegalCard(Refusal):
     """An unknown card code, a card not in hand, a card R12 forbids, or a play out of phase."""
 
     code = "illegal_card"
 
 
-class IllegalBid(EngineError):
+class IllegalBid(Refusal):
     """A bid outside 0…k (R7) or a bid out of phase."""
 
     code = "illegal_bid"

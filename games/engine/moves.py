@@ -40,7 +40,7 @@ BIDS: list[Bid] = [Bid(b) for b in range(len(CARDS) // 3 + 1)]
 
 
 def parse_move(body: object) -> Move:
-    """A move from its JSON body (`{"type": "bid", "bid": 2}` …); raises EngineError if bad."""
+    """A move from its JSON body (`{"type": "bid", "bid": 2}` …); raises a Refusal if bad."""
     if not isinstance(body, dict):
         raise Invalid("A move is a JSON object with a 'type'.")
     kind = body.get("type")

@@ -154,7 +154,7 @@ def take_turn(
     then what follows by rule: tricks won, round scores, the next deal, the game's end).
 
     With `auto_blind` off, the blind trick (R9) is left for blind_step to play card by card.
-    Raises an EngineError, leaving `state` unchanged, when the move is not allowed.
+    Raises a Refusal, leaving `state` unchanged, when the move is not allowed.
     """
     decision_event = _decision_event(state, seat, move, auto)
     new = state.copy()

@@ -16,10 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.standing import ensure_can_play
-from core.errors import ApplicationError, GameNotActive, Invalid, NotAPlayer, StaleState
+from core.errors import GameNotActive, Invalid, NotAPlayer, Refusal, StaleState
 from games import engine, enqueue, hot_writes, push, selectors
 from games.difficulty import make_seat_bot
-from games.engine import EngineError, Event, Move, State
+from games.engine import Event, Move, State
 from games.enqueue import game_transaction
 from games.locks import lock_game, lock_table
 from games.models import Event as EventRow
@@ -48,11 +48,11 @@ def move_apply(
     """Apply a player's move (a JSON body as in the API contract). The bots' replies are their
     tasks' (with eager tasks and no pacing, done by the time this returns: the game re-read).
 
-    Raises ApplicationError or EngineError (state unchanged) when the move is refused;
+    Raises a Refusal (state unchanged) when the move is refused;
     `expected_seq` that no longer matches the game's → stale_state.
     """
     move = engine.parse_move(body)
-    refusal: ApplicationError | EngineError | None = None
+    refusal: Refusal | None = None
     with game_transaction() as sent:
         game, seats = lock_table(game_id)
         mine = next((s for s in seats if s.user_id == user.pk), None)
@@ -76,7 +76,7 @@ def move_apply(
             if mine.resigned:  # R18: a resigned seat stays away to the end
                 raise GameNotActive("You resigned this game: the server plays your seat.")
             _decide(game, seats, seat, move, auto=False, mine=mine)
-        except (ApplicationError, EngineError) as error:
+        except Refusal as error:
             refusal = error  # nothing of this move was written; commit what the timer did
     if refusal is not None:
         raise refusal

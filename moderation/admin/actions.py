@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from core.errors import ApplicationError
+from core.errors import Refusal
 from core.text import has_refused_characters
 
 
@@ -30,7 +30,7 @@ def with_reason(
         for obj in queryset:
             try:
                 perform(obj, reason)
-            except ApplicationError as refusal:
+            except Refusal as refusal:
                 modeladmin.message_user(request, f"{obj}: {refusal.message}", messages.ERROR)
             else:
                 done += 1

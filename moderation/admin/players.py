@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from accounts.models import Suspension
-from core.errors import ApplicationError
+from core.errors import Refusal
 from moderation import services as moderation
 from moderation.admin.actions import moderator_of, with_reason
 from moderation.models import AuditLog, Report, ReportStatus
@@ -85,7 +85,7 @@ class SuspensionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             moderation.user_unsuspend(
                 moderator=moderator_of(request), user=obj.user, reason="lifted"
             )
-        except ApplicationError as refusal:
+        except Refusal as refusal:
             self.message_user(request, f"{obj}: {refusal.message}", messages.ERROR)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Suspension]) -> None:

@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 from games.engine import (
     Bid,
     ChooseTrump,
-    EngineError,
     Event,
     GameNotActive,
     IllegalBid,
@@ -30,6 +29,7 @@ from games.engine import (
     Move,
     NotYourTurn,
     Play,
+    Refusal,
     State,
     apply,
     auto_move,
@@ -334,7 +334,7 @@ def test_legal_moves_are_exactly_the_moves_take_turn_accepts(
         for move in moves:
             _, new = take_turn(state, seat, move, seed=table.seed)
             assert {k: v for k, v in new[0].items() if k != "auto"} == decision_event(seat, move)
-        refused: list[tuple[int, Move, type[EngineError], str]] = []
+        refused: list[tuple[int, Move, type[Refusal], str]] = []
         if state.phase == "playing":
             refused += [
                 (seat, Play(code), IllegalCard, "illegal_card")

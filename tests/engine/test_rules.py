@@ -17,7 +17,7 @@ from games.engine import events as ev
 from games.engine import rules
 from games.engine.auto import auto_move
 from games.engine.cards import DECK, DECK_CODES, SUITS, format_card, parse_card
-from games.engine.errors import EngineError
+from games.engine.errors import Refusal
 from games.engine.events import Event
 from games.engine.moves import Bid, ChooseTrump, Move, Play, parse_move
 from games.engine.shuffle import commitment, deal_round, first_dealer
@@ -86,7 +86,7 @@ def frozen(state: State) -> dict[str, Any]:
 def refused(state: State, seat: int, move: Move) -> str:
     """The error code of a refused move, after checking that the state is unchanged."""
     before = frozen(state)
-    with pytest.raises(EngineError) as caught:
+    with pytest.raises(Refusal) as caught:
         act(state, seat, move)
     assert frozen(state) == before
     return caught.value.code
@@ -139,7 +139,7 @@ def test_r1_deck_has_sixty_unique_cards_four_wizards_four_jesters() -> None:
 
 @pytest.mark.parametrize("code", ["R0", "R14", "W5", "J0", "X1", "r5", "W", "", " R5", None, 5])
 def test_r1_unknown_card_code_is_illegal_card(code: object) -> None:
-    with pytest.raises(EngineError) as caught:
+    with pytest.raises(Refusal) as caught:
         parse_card(code)
     assert caught.value.code == "illegal_card"
 
@@ -154,7 +154,7 @@ def test_r2_rounds_per_player_count(players: int, rounds: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 7])
 def test_r2_three_to_six_players(players: int) -> None:
-    with pytest.raises(EngineError) as caught:
+    with pytest.raises(Refusal) as caught:
         rules.start_game(players=players, seed=SEED)
     assert caught.value.code == "invalid"
 
@@ -699,7 +699,7 @@ def test_r16_auto_trump_in_the_blind_round_counts_no_card_of_the_dealers_own() -
 
 def test_r16_no_auto_move_after_the_game() -> None:
     state, _ = finished_tie_game()
-    with pytest.raises(EngineError) as caught:
+    with pytest.raises(Refusal) as caught:
         auto_move(state)
     assert caught.value.code == "game_not_active"
 
@@ -761,14 +761,14 @@ def test_parse_move_reads_the_three_move_bodies() -> None:
     ],
 )
 def test_parse_move_malformed_body_is_invalid(body: object) -> None:
-    with pytest.raises(EngineError) as caught:
+    with pytest.raises(Refusal) as caught:
         parse_move(body)
     assert caught.value.code == "invalid"
 
 
 @pytest.mark.parametrize("code", ["R14", "W5", "X1", "r5"])
 def test_parse_move_unknown_card_code_is_illegal_card(code: str) -> None:
-    with pytest.raises(EngineError) as caught:
+    with pytest.raises(Refusal) as caught:
         parse_move({"type": "play", "card": code})
     assert caught.value.code == "illegal_card"
 
