@@ -15,6 +15,7 @@ from apikit.schema import errors, page_of, ref
 from core.errors import Invalid, NotAPlayer
 from games import selectors, services
 from games.models import GameStatus
+from games.move_input import move_request
 from games.selectors import ChatMessageView, EventRow, GameSummary, GameView
 from games.serializers import (
     GAME_CREATE_BODY,
@@ -150,7 +151,7 @@ class GameMoves(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         move_body_check(request.data)
-        body, seq = services.move_request(request.data)
+        body, seq = move_request(request.data)
         game = services.move_apply(
             game_id=game_id, user=player(request), body=body, expected_seq=seq
         )

@@ -27,6 +27,7 @@ from core.errors import Error, error_body
 from core.text import json_problem
 from games import layers, listeners, presence, push, selectors, services, socket_quota
 from games.models import Game, GameStatus, Seat
+from games.move_input import MOVE_KINDS, move_request, socket_move_body
 from games.selectors import GameView
 
 # Socket database work runs in a few threads of its own: a move spends most of its time in
@@ -316,31 +317,6 @@ class MeConsumer(FastJsonConsumer):
         await self.close(code=CLOSE_SUSPENDED)
 
 
-def move_body(message: dict[str, Any]) -> dict[str, Any]:
-    """The REST move body inside a socket message. The message's own `type` is "move", so the
-    move's kind comes from a nested `move` object, a `move`/`kind` string, or the one field that
-    names it: {"type": "move", "move": {"type": "bid", "bid": 2}} and
-    {"type": "move", "bid": 2, "seq": 7} are the same move. A body spread into the message
-    as it is ({"type": "bid", "bid": 2}: its own `type` replaced "move") is that move too."""
-    if message.get("type") in MOVE_KINDS:
-        return dict(message)
-    nested = message.get("move")
-    if isinstance(nested, dict):
-        body = dict(nested)
-        if "seq" in message and "seq" not in body:
-            body["seq"] = message["seq"]
-        return body
-    body = {key: value for key, value in message.items() if key not in ("type", "move", "kind")}
-    kind = nested if isinstance(nested, str) else message.get("kind")
-    if kind is None:
-        kind = next((k for field, k in _KIND_BY_FIELD.items() if field in body), None)
-    body["type"] = kind
-    return body
-
-
-_KIND_BY_FIELD = {"bid": "bid", "card": "play", "suit": "trump"}
-# A tuple, not a set: a message's `type` may be any JSON value, a list or an object included.
-MOVE_KINDS = tuple(_KIND_BY_FIELD.values())
 UNKNOWN_TYPE = "'type' is one of {}.".format(
     ", ".join(repr(kind) for kind in ("sync", "move", *MOVE_KINDS, "chat", "back"))
 )
@@ -402,5 +378,5 @@ def _back(game_id: int, user: User, message: dict[str, Any]) -> bool:
 
 
 def _apply_move(game_id: int, user: User, message: dict[str, Any]) -> None:
-    body, seq = services.move_request(move_body(message))
+    body, seq = move_request(socket_move_body(message))
     services.move_apply(game_id=game_id, user=user, body=body, expected_seq=seq)

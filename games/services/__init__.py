@@ -10,7 +10,6 @@ from games.services.moves import (
     bot_step,
     game_catch_up,
     move_apply,
-    move_request,
     turn_expire,
     turns_expire,
 )
@@ -36,7 +35,6 @@ __all__ = [
     "game_rematch",
     "game_void",
     "move_apply",
-    "move_request",
     "seat_back",
     "seat_resign",
     "turn_expire",

@@ -8,7 +8,6 @@ decides in its own Celery task, before the lock (`bot_step`), never in the calle
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -16,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.standing import ensure_can_play
-from core.errors import GameNotActive, Invalid, NotAPlayer, Refusal, StaleState
+from core.errors import GameNotActive, NotAPlayer, Refusal, StaleState
 from games import engine, enqueue, hot_writes, push, selectors
 from games.difficulty import make_seat_bot
 from games.engine import Event, Move, State
@@ -26,16 +25,6 @@ from games.models import Event as EventRow
 from games.models import Game, GameStatus, Seat
 from games.services import clock
 from games.signals import game_finished, turn_started
-
-
-def move_request(body: Any) -> tuple[dict[str, Any], int | None]:
-    """A move body as REST and the websocket receive it, and its optional `seq`."""
-    if not isinstance(body, dict):
-        raise Invalid("A move is a JSON object with a 'type'.")
-    seq = body.get("seq")
-    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
-        raise Invalid("'seq' must be a whole number.", fields={"seq": ["not a number"]})
-    return body, seq
 
 
 def move_apply(
