@@ -21,6 +21,7 @@ from games.engine.playout import (
     forbidden,
     playable,
 )
+from games.engine.state import bidding_order, turn_order
 
 WEAK_BLIND_CARD: Final = 9  # R9: below this, a card another seat shows rarely takes the trick
 Strengths = tuple[tuple[int, ...], ...]  # STRENGTH[trump]: by lead, then card
@@ -41,12 +42,13 @@ def play_out(
     strengths = STRENGTH[trump]
     power = POWER[trump]
     lead, best, winner = OPEN, -1, leader
-    for offset, card in enumerate(played):
-        lead, best, winner = _add(card, (leader + offset) % players, strengths, lead, best, winner)
+    order = turn_order(leader, players)
+    for seat, card in zip(order, played, strict=False):
+        lead, best, winner = _add(card, seat, strengths, lead, best, winner)
     start = len(played)
     while True:
         for offset in range(start, players):
-            seat = (leader + offset) % players
+            seat = order[offset]
             hand = hands[seat]
             legal = playable(hand, lead)
             if len(legal) == 1:
@@ -59,9 +61,9 @@ def play_out(
             hand.remove(card)
             lead, best, winner = _add(card, seat, strengths, lead, best, winner)
         won[winner] += 1
-        leader = winner  # R10
-        if not hands[leader]:
+        if not hands[winner]:
             return won
+        order = turn_order(winner, players)  # R10: the winner leads the next trick
         start, lead, best = 0, OPEN, -1
 
 
@@ -145,8 +147,7 @@ def assumed_bids(
     players = len(hands)
     cards = len(hands[0])
     made = list(bids)
-    for offset in range(1, players + 1):
-        seat = (dealer + offset) % players
+    for seat in bidding_order(dealer, players):  # R7
         if made[seat] is not None:
             continue
         if blind:

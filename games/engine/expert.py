@@ -100,7 +100,7 @@ class Search:
 
         def evaluate(hands: list[list[int]], suit: int) -> float:
             bids = assumed_bids(hands, k.bids, k.dealer, suit, k.hook_rule, k.blind)
-            won = play_out(_copy(hands), suit, bids, [0] * k.players, _first_leader(k), [])
+            won = play_out(_copy(hands), suit, bids, [0] * k.players, k.leader, [])
             return round_points(bids[k.seat], won[k.seat])
 
         return [0, 1, 2, 3], evaluate, fallback
@@ -118,7 +118,7 @@ class Search:
             made = k.bids.copy()
             made[k.seat] = bid
             bids = assumed_bids(hands, made, k.dealer, k.trump, k.hook_rule, k.blind)
-            won = play_out(_copy(hands), k.trump, bids, [0] * k.players, _first_leader(k), [])
+            won = play_out(_copy(hands), k.trump, bids, [0] * k.players, k.leader, [])
             return round_points(bid, won[k.seat])
 
         return candidates, evaluate, fallback
@@ -207,7 +207,3 @@ def _settled(rows: list[tuple[float, list[float]]], totals: list[float]) -> bool
 
 def _copy(hands: list[list[int]]) -> list[list[int]]:
     return [hand.copy() for hand in hands]
-
-
-def _first_leader(knowledge: Knowledge) -> int:
-    return (knowledge.dealer + 1) % knowledge.players  # R10

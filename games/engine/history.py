@@ -9,7 +9,7 @@ from __future__ import annotations
 from games.engine import events as ev
 from games.engine.cards import CARDS
 from games.engine.rules import trick_winner
-from games.engine.state import State
+from games.engine.state import State, bidding_order
 from games.engine.views import EventShown, event_view
 
 
@@ -35,8 +35,7 @@ def round_history(state: State, seat: int) -> list[EventShown]:
     turned = CARDS[state.turned_up] if state.turned_up is not None else None
     if turned is not None and turned.is_wizard and state.trump is not None:  # R5
         history.append(ev.trump_chosen(seat=state.dealer, suit=state.trump))
-    for offset in range(1, state.players + 1):  # R7: from the left of the dealer
-        bidder = (state.dealer + offset) % state.players
+    for bidder in bidding_order(state.dealer, state.players):  # R7
         bid = state.bids[bidder]
         if bid is not None:
             history.append(ev.bid(seat=bidder, bid=bid))

@@ -14,6 +14,7 @@ from games.engine.playout import (
     OPEN,
     SUIT_INDEX,
 )
+from games.engine.state import first_leader
 from games.engine.views import EventShown, RoundView, View
 
 
@@ -36,7 +37,7 @@ class Knowledge:
     complete: bool  # whether `dealt` holds every play of the round (the history was given)
     bids: list[int | None]
     won: list[int]
-    leader: int
+    leader: int  # of the trick in play or the next (R10): left of the dealer until play starts
     trick: list[int]  # the cards of the trick in play, from its leader on
 
 
@@ -123,10 +124,11 @@ def _plays_from_view(round_view: RoundView) -> list[tuple[int, int]]:
 
 
 def _next_leader(round_view: RoundView) -> int:
+    """The seat to lead the next trick: the last one's winner, else left of the dealer (R10)."""
     last = round_view["last_trick"]
     if last is not None:
         return last["winner"]  # R10
-    return (round_view["dealer"] + 1) % len(round_view["bids"])
+    return first_leader(round_view["dealer"], len(round_view["bids"]))
 
 
 def _voids(plays: list[tuple[int, int]], players: int) -> list[int]:

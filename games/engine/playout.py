@@ -23,6 +23,7 @@ from games.engine.cards import (
 )
 from games.engine.lead import lead_card
 from games.engine.lead import playable as playable_codes
+from games.engine.state import bidding_order, first_leader, next_seat, turn_order
 
 NO_SUIT: Final = 4
 OPEN: Final = 5  # a trick's lead while only Jesters are in it
@@ -142,9 +143,8 @@ def random_round(
     cards = len(hands[0])
     bids = [0] * players
     total = 0
-    for offset in range(1, players + 1):  # R7
-        seat = (dealer + offset) % players
-        if offset == players and hook_rule and (banned := forbidden(cards, total)) >= 0:
+    for seat in bidding_order(dealer, players):  # R7
+        if seat == dealer and hook_rule and (banned := forbidden(cards, total)) >= 0:
             bid = int(rnd() * cards)  # R8: one of the k legal bids, the banned one skipped
             bid += bid >= banned
         else:
@@ -157,14 +157,13 @@ def random_round(
         for card in hand:
             counts[seat][SUIT[card]] += 1
     won = [0] * players
-    leader = (dealer + 1) % players  # R10
+    leader = first_leader(dealer, players)  # R10
     strengths = STRENGTH[trump]
     for _ in range(cards):
         lead = OPEN
         best = -1
         winner = leader
-        for offset in range(players):
-            seat = (leader + offset) % players
+        for seat in turn_order(leader, players):
             hand = hands[seat]
             held = counts[seat]
             allowed = FOLLOWS[lead]
@@ -203,6 +202,6 @@ def random_game(players: int, rng: random.Random) -> list[int]:
         trump = trump_of(turned_up, lambda: int(rnd() * 4))
         points = random_round(hands, trump, dealer, True, rnd, log)
         totals = [total + p for total, p in zip(totals, points, strict=True)]
-        dealer = (dealer + 1) % players  # R3
+        dealer = next_seat(dealer, players)  # R3
         log.clear()
     return totals

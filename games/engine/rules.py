@@ -27,6 +27,7 @@ from games.engine.state import (
     State,
     Trick,
     apply_in_place,
+    next_seat,
 )
 
 DECISION_FOR_PHASE: Final = {CHOOSING_TRUMP: "trump", BIDDING: "bid", PLAYING: "play"}
@@ -240,7 +241,7 @@ def _follow_rules(state: State, seed: str, events: list[Event], *, auto_blind: b
 
 def _deal_next_round(state: State, seed: str, events: list[Event]) -> None:
     number = state.round + 1
-    dealer = state.first_dealer if number == 1 else state.left_of(state.dealer)  # R3
+    dealer = state.first_dealer if number == 1 else next_seat(state.dealer, state.players)  # R3
     hands, turned_up = deal_round(seed, number, state.players, dealer)  # R4
     _emit(state, ev.deal(round_number=number, dealer=dealer, hands=hands), events)
     _emit(state, ev.trump_turned(card=turned_up), events)  # R5, R6

@@ -21,6 +21,7 @@ import secrets
 import struct
 
 from games.engine.cards import DECK_CODES
+from games.engine.state import bidding_order
 
 _TWO_64 = 1 << 64
 _FOUR_WORDS = struct.Struct(">4Q")  # one digest = four 8-byte big-endian integers
@@ -78,9 +79,9 @@ def deal_round(
 ) -> tuple[list[list[str]], str | None]:
     """The hands of round k by seat, and the turned-up card (None when the deck is used up)."""
     deck = shuffled_deck(seed, round_number)
-    hands: list[list[str]] = [[] for _ in range(players)]
-    for i in range(round_number * players):
-        hands[(dealer + 1 + i) % players].append(deck[i])
     used = round_number * players
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for position, seat in enumerate(bidding_order(dealer, players)):  # one card at a time
+        hands[seat] = deck[position:used:players]
     turned_up = deck[used] if used < len(deck) else None
     return hands, turned_up

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any, Final, Literal, TypedDict
 
 from games.engine import events as ev
@@ -90,10 +91,6 @@ class State:
         """R9: round 1 of a table with the blind option."""
         return self.blind_first_round and self.round == 1
 
-    def left_of(self, seat: int) -> int:
-        """R3: seats are numbered clockwise; left of s is s + 1 mod n."""
-        return (seat + 1) % self.players
-
     def snapshot(self) -> dict[str, Any]:
         """Every field as plain data, for comparing two states."""
         return {name: getattr(self, name) for name in FIELDS}
@@ -157,6 +154,28 @@ def apply_in_place(state: State, event: Event) -> None:
     state.seq += 1
 
 
+def next_seat(seat: int, players: int, steps: int = 1) -> int:
+    """R3: the seat `steps` places left of `seat` (clockwise, s + 1 mod n for one); every turn
+    order of the game comes from here."""
+    return (seat + steps) % players
+
+
+def first_leader(dealer: int, players: int) -> int:
+    """R7, R10: the seat left of the dealer, who bids first and leads the round's first trick."""
+    return next_seat(dealer, players)
+
+
+@cache
+def turn_order(first: int, players: int) -> tuple[int, ...]:
+    """Every seat once, clockwise from `first`: the order of a trick from its leader (R10)."""
+    return tuple(next_seat(first, players, steps) for steps in range(players))
+
+
+def bidding_order(dealer: int, players: int) -> tuple[int, ...]:
+    """R7: the seats in the order they bid, from the left of the dealer to the dealer."""
+    return turn_order(first_leader(dealer, players), players)
+
+
 def seat_to_act(state: State) -> int | None:
     """The seat whose decision the rules wait for, or None (a trick or round to settle, or the
     game over); every change of `State.to_act` comes from here."""
@@ -165,10 +184,10 @@ def seat_to_act(state: State) -> int | None:
         trick = state.trick
         if len(trick) == state.players or not (trick or state.hands[state.leader]):
             return None
-        return (state.leader + len(trick)) % state.players
+        return next_seat(state.leader, state.players, len(trick))
     if phase == BIDDING:  # R7: clockwise from the left of the dealer
         made = len(state.bids) - state.bids.count(None)
-        return (state.dealer + 1 + made) % state.players
+        return next_seat(first_leader(state.dealer, state.players), state.players, made)
     if phase == CHOOSING_TRUMP:  # R5: the dealer chooses
         return state.dealer
     return None  # DONE: a round scored, or the game over
@@ -218,7 +237,7 @@ def _bid(state: State, event: ev.BidMade) -> None:
     state.bids[seat] = event["bid"]
     if seat == state.dealer:  # the dealer bids last
         state.phase = PLAYING
-        state.leader = state.left_of(state.dealer)  # R10
+        state.leader = first_leader(state.dealer, state.players)  # R10
 
 
 def _play(state: State, event: ev.CardPlayed) -> None:
