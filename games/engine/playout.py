@@ -97,10 +97,11 @@ STRENGTH: Final = tuple(
     tuple(tuple(_strength(card, trump, lead) for card in range(60)) for lead in LEADS)
     for trump in range(5)
 )
-# POWER[trump][card]: how strong a card is before its trick is known, to rank a hand.
+# POWER[trump][card]: how strong a card is before its trick is known, to rank a hand. A
+# Jester (no suit) is never trump, not even in a round with no trump (R5, R13).
 POWER: Final = tuple(
     tuple(
-        100 if RANK[c] == WIZARD else 40 + RANK[c] if SUIT[c] == trump else RANK[c]
+        100 if RANK[c] == WIZARD else 40 + RANK[c] if SUIT[c] == trump < NO_SUIT else RANK[c]
         for c in range(60)
     )
     for trump in range(5)

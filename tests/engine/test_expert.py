@@ -29,9 +29,10 @@ from games.engine import (
 )
 from games.engine import events as ev
 from games.engine import expert as expert_module
+from games.engine.aim import blind_bid, policy_card
 from games.engine.cards import CARDS, DECK_CODES
 from games.engine.knowledge import read_knowledge
-from games.engine.playout import CARD_INDEX, SUIT_INDEX, random_round
+from games.engine.playout import CARD_INDEX, NO_SUIT, SUIT_INDEX, random_round
 from games.engine.sampling import sample_hands
 from games.engine.shuffle import deal_round
 from games.engine.views import EventShown
@@ -336,3 +337,15 @@ def test_the_fast_path_scores_a_round_as_the_engine(
         state, caused = take_turn(state, state.to_act or 0, move, seed=seed)
         scored += [e for e in caused if e["type"] == "round_scored"]
     assert [e["points"] for e in scored] == [fast_points]  # type: ignore[typeddict-item]
+
+
+@pytest.mark.parametrize("trump", [*range(4), NO_SUIT])
+def test_a_jester_is_the_playout_policys_weakest_card_whatever_the_trump(trump: int) -> None:
+    """R5, R13: a Jester never takes a trick, in a round with no trump as in any other; the
+    policy neither leads it for a trick nor sheds it before a losing card, nor fears it (R9)."""
+    jester, thirteen, low = CARD_INDEX["J1"], CARD_INDEX["R13"], CARD_INDEX["G2"]
+    assert policy_card([jester, thirteen], True, trump, 0, []) == thirteen  # leads for a trick
+    assert policy_card([jester, low], False, trump, 0, []) == jester  # leads to lose it
+    # Following a Wizard nothing wins: the strongest losing card goes, the Jester is kept.
+    assert policy_card([jester, thirteen], False, trump, 0, [CARD_INDEX["W1"]]) == thirteen
+    assert blind_bid([jester], trump) == 1  # R9: a Jester shown elsewhere takes nothing
