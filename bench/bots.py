@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.clients import ms
 from games.engine import bot_move, make_bot, start_game, take_turn
 
 
@@ -142,12 +143,11 @@ def main() -> None:
         f"{args.players} players, budget {args.budget_ms:g} ms"
     )
     for kind, tally in totals.items():
-        ms = 1000 * tally.seconds / max(1, tally.decisions)
         print(
             f"{kind}: {per_game(tally):.1f} points/game, "
             f"exact bids {100 * tally.exact / max(1, tally.bids):.1f}%, "
-            f"{ms:.1f} ms/decision (slowest {1000 * tally.slowest:.0f} ms, "
-            f"{1000 * tally.slowest_cpu:.0f} ms of processor time)"
+            f"{ms(tally.seconds / max(1, tally.decisions), 1)} ms/decision"
+            f" (slowest {ms(tally.slowest)} ms, {ms(tally.slowest_cpu)} ms of processor time)"
         )
     for kind, values in margins.items():
         mean = sum(values) / len(values)

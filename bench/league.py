@@ -3,21 +3,12 @@
     .venv/bin/python bench/league.py [--players 10000] [--games 100000] [--requests 50]
                                      [--refill] [--seed N] [--database-url URL] [--show-sql]
 
-Uses PostgreSQL (the database is created if missing, then migrated). Fills it with
-`manage.py league_fill` (users `fill-…`, finished league games with their seats, then the real
-`ratings_rebuild()`) unless the `fill-` data there already has these sizes; `--refill` fills
-again regardless. Then VACUUM ANALYZE, as a long-running server's autovacuum would have done.
-
-In-process with Django's test Client (so no HTTP server or network is timed; DEBUG is off, as
-in production), `--requests` times each after 3 warm-up requests:
-
-- GET /api/v1/league/leaderboard/?page_size=50, pages 1, 2 and a deep page (100 or the last);
-- GET /leaderboard/ (the HTML page), pages 1 and the deep one;
-- GET /api/v1/league/leaderboard/?season=YYYY-MM for the last complete season (and the page).
-
-For each: median and p95 (nearest rank) and the SQL queries one request makes (counted with
-CaptureQueriesContext on an extra request). Then one full `ratings_rebuild()`.
-Nothing is asserted. The last four lines are the figures the README records.
+On PostgreSQL (the database is created if missing, then migrated), filled by `manage.py
+league_fill` unless a fill of these sizes is there (`--refill`: fill anyway), then VACUUM
+ANALYZE. In process with Django's test Client and DEBUG off, `--requests` timed GETs after 3
+warm-ups of the leaderboard API (pages 1, 2 and a deep one), its HTML page (1 and the deep one)
+and the last complete season's API and page: median, p95 (nearest rank) and one request's SQL
+queries each. Then one full `ratings_rebuild()`. The last four lines are the README's figures.
 """
 
 from __future__ import annotations
@@ -35,6 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.clients import ms, percentile  # noqa: E402
 from bench.postgres import ensure_database  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/wizard_league_bench"
@@ -47,11 +39,13 @@ WARM_UP = 3
 
 @dataclass
 class Timing:
+    """One URL's figures, in seconds."""
+
     url: str
-    median_ms: float
-    p95_ms: float
+    median: float
+    p95: float
     queries: int
-    sql_ms: float
+    sql: float
     rows: int | None
     statements: list[tuple[float, str]]
 
@@ -80,11 +74,6 @@ def filled(players: int, games: int) -> bool:
     )
 
 
-def nearest_rank(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
-
-
 def measure(url: str, requests: int) -> Timing:
     """Time `requests` GETs of `url` after a warm-up, then count one request's queries."""
     from django.db import connection
@@ -100,7 +89,7 @@ def measure(url: str, requests: int) -> Timing:
     for _ in range(requests):
         started = time.perf_counter()
         response = client.get(url)
-        times.append((time.perf_counter() - started) * 1000)
+        times.append(time.perf_counter() - started)
     statements: list[tuple[float, str]] = []
 
     def timed(execute: Any, statement: str, params: Any, many: bool, context: Any) -> Any:
@@ -108,7 +97,7 @@ def measure(url: str, requests: int) -> Timing:
         try:
             return execute(statement, params, many, context)
         finally:
-            statements.append(((time.perf_counter() - started) * 1000, statement))
+            statements.append((time.perf_counter() - started, statement))
 
     with CaptureQueriesContext(connection) as captured, connection.execute_wrapper(timed):
         response = client.get(url)
@@ -117,10 +106,10 @@ def measure(url: str, requests: int) -> Timing:
         rows = len(response.json()["results"])
     return Timing(
         url=url,
-        median_ms=statistics.median(times),
-        p95_ms=nearest_rank(times, 0.95),
+        median=statistics.median(times),
+        p95=percentile(times, 0.95),
         queries=len(captured),
-        sql_ms=sum(ms for ms, _ in statements),
+        sql=sum(seconds for seconds, _ in statements),
         rows=rows,
         statements=statements,
     )
@@ -129,13 +118,13 @@ def measure(url: str, requests: int) -> Timing:
 def report(timing: Timing, show_sql: bool) -> None:
     rows = f", {timing.rows} rows" if timing.rows is not None else ""
     print(
-        f"league: GET {timing.url}: median {timing.median_ms:.1f} ms"
-        f" (p95 {timing.p95_ms:.1f} ms), {timing.queries} queries"
-        f" ({timing.sql_ms:.1f} ms in SQL){rows}"
+        f"league: GET {timing.url}: median {ms(timing.median, 1)} ms"
+        f" (p95 {ms(timing.p95, 1)} ms), {timing.queries} queries"
+        f" ({ms(timing.sql, 1)} ms in SQL){rows}"
     )
     if show_sql:
-        for ms, statement in timing.statements:
-            print(f"    {ms:7.1f} ms  {statement[:400]}")
+        for seconds, statement in timing.statements:
+            print(f"    {ms(seconds, 1):>7} ms  {statement[:400]}")
 
 
 def main() -> None:
@@ -207,16 +196,16 @@ def main() -> None:
 
     api, page, season_api = timings["api"], timings["page"], timings["season"]
     print(
-        f"league: leaderboard API median {api.median_ms:.1f} ms (p95 {api.p95_ms:.1f} ms),"
+        f"league: leaderboard API median {ms(api.median, 1)} ms (p95 {ms(api.p95, 1)} ms),"
         f" {api.queries} queries, {api.rows} rows, {board} players, {league_games} games"
     )
     print(
-        f"league: leaderboard page median {page.median_ms:.1f} ms"
-        f" (p95 {page.p95_ms:.1f} ms), {page.queries} queries"
+        f"league: leaderboard page median {ms(page.median, 1)} ms"
+        f" (p95 {ms(page.p95, 1)} ms), {page.queries} queries"
     )
     print(
-        f"league: season leaderboard API median {season_api.median_ms:.1f} ms"
-        f" (p95 {season_api.p95_ms:.1f} ms)"
+        f"league: season leaderboard API median {ms(season_api.median, 1)} ms"
+        f" (p95 {ms(season_api.p95, 1)} ms)"
     )
     print(f"league: rebuild {rebuilt / elapsed if elapsed else 0.0:.0f} games/s")
 

@@ -6,35 +6,22 @@
                                    [--idle-games 10] [--idle-seconds 30]
     .venv/bin/python bench/live.py --mode lateness [--idle-games 10] [--idle-seconds 30]
 
-Starts the stack on loopback itself, as `make run` would but without honcho: the web server
-(Daphne; or `--server uvicorn-workers:N`, uvicorn with N worker processes, when uvicorn is
-installed), a Celery worker (threads, concurrency 2), the review worker (its own queue, lowest
-priority) and Celery beat, against PostgreSQL (the database is created if missing and
-migrated) and Redis (channel layer, cache and broker).
-DEBUG is off, rate limits are off and bots are not paced. Every process it starts is
-terminated when it ends, however it ends. Players are registered through the REST API.
+Starts the stack on loopback (bench/live_stack.py): the web server (Daphne, or `--server
+uvicorn-workers:N`), a Celery worker, the review worker and beat, against PostgreSQL (the
+database is created if missing and migrated) and Redis, with DEBUG, rate limits and bot pacing
+off; every process it starts is stopped when it ends, however it ends. Players sign up over
+REST. All clients run in this one asyncio process (bench/clients.py); its CPU is printed too.
 
-`--mode socket` and `--mode rest` (default: both): K concurrent 4-player games of humans with
-closed-loop clients and no think time (bench/live_closed.py). Each player's client sends a
-seeded random legal move as soon as its socket's pushed view says it is to act: over its own
-game websocket, or POSTed over its own keep-alive HTTP/1.1 connection. Latency: from sending a
-move until all four players' sockets hold a view that includes it. A finished game is replaced
-at once. For each K of `--sweep` (or the one `--games`) and each mode: a warm-up, then a
-window of `--seconds`, and one line with p50 and p99 latency, moves/s and the server's CPU per
-move applied in the window: web server, Celery worker and beat, PostgreSQL (every process of
-the machine's server, reaped backends included) and redis-server. PostgreSQL and Redis are
-shared with whatever else runs on this machine, so their CPU is only this stack's while
-nothing else uses them; each line says whether other databases were busy in the window.
-A Markdown table of all the lines ends the output.
+`--mode socket` and `--mode rest` (default: both): K closed-loop 4-player games without think
+time (bench/live_closed.py). For each K of `--sweep` (or the one `--games`) and each mode, after
+`--warmup`, one line: p50 and p99 latency (from sending a move until all four players' sockets
+hold it), moves/s and the server's CPU per move by part (web, Celery, PostgreSQL, Redis; the
+last two are shared servers, so each line says whether anything else used them). A Markdown
+table of all the lines ends the output.
 
-`--mode think`: the earlier benchmark (bench/live_think.py): think-time play over REST with
-push latency, then the turn timer's auto-move lateness. `--mode lateness`: that lateness
-alone: `--idle-games` tables with 5 s turns where nobody moves, for `--idle-seconds`; each
-auto-move's commit (its event row's time) and its push on the sockets, minus its deadline.
-
-All clients live in this one asyncio process (the machine has two cores); its own CPU share is
-printed too, as it can become the bottleneck. Games left running by a run (this or an
-interrupted one) are marked aborted in the benchmark's database afterwards, and between runs.
+`--mode think`: think-time play over REST, then the turn timer's auto-move lateness;
+`--mode lateness`: that lateness alone, `--idle-games` tables with 5 s turns where nobody moves
+(bench/live_think.py). Games a run leaves running are marked aborted in its database.
 """
 
 from __future__ import annotations
@@ -54,7 +41,15 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.live_clients import PLAYERS, Account, ms, percentile, register, wait_for_server  # noqa: E402
+from bench.clients import (  # noqa: E402
+    PLAYERS,
+    Account,
+    error_summary,
+    ms,
+    percentile,
+    register,
+    wait_for_server,
+)
 from bench.live_closed import ClosedLoop, Result  # noqa: E402
 from bench.live_stack import (  # noqa: E402
     BIN,
@@ -93,7 +88,7 @@ def result_line(result: Result, busy: str) -> str:
     parts = cpu_parts(result)
     split = ", ".join(f"{name} {parts[name]:.2f}" for name in SERVER_PARTS)
     client = share(result, result.cpu.get("client", 0.0))
-    errors = ", ".join(f"{code} {n}" for code, n in result.errors.most_common()) or "none"
+    review = share(result, result.cpu.get("review", 0.0))
     return (
         f"live: {result.mode:6} K={result.games:<3} p50 {ms(percentile(result.latencies, 0.5))} ms,"
         f" p99 {ms(percentile(result.latencies, 0.99))} ms, {result.rate:.1f} moves/s,"
@@ -101,9 +96,9 @@ def result_line(result: Result, busy: str) -> str:
         f"live:            {result.applied} moves applied in {result.window:.1f} s,"
         f" {len(result.latencies)} latency samples, {result.finished} games finished,"
         f" {result.lost} moves never on every socket, {result.resyncs} stalled-table resyncs,"
-        f" errors: {errors}; CPU of this client {client:.0f}% of a core, of the review worker"
-        f" {share(result, result.cpu.get('review', 0.0)):.0f}% (finished games' review, not a"
-        f" move's cost), of other processes {share(result, other_load(result)):.0f}%; {busy}"
+        f" errors: {error_summary(result.errors)}; CPU of this client {client:.0f}% of a core,"
+        f" of the review worker {review:.0f}% (finished games' review, not a move's cost),"
+        f" of other processes {share(result, other_load(result)):.0f}%; {busy}"
     )
 
 
@@ -149,7 +144,7 @@ def markdown_table(rows: list[tuple[Result, str]], server: str) -> str:
 
 
 async def closed_loop(args: argparse.Namespace, stack: Stack, accounts: list[Account]) -> None:
-    redis_port = urlsplit(args.redis_url).port or 6379
+    """Each K of the sweep in each mode: one result line, then the table of them all."""
     rows: list[tuple[Result, str]] = []
     for games in args.sweep:
         for mode in args.modes:
@@ -160,7 +155,7 @@ async def closed_loop(args: argparse.Namespace, stack: Stack, accounts: list[Acc
             result = await loop.play(
                 args.warmup,
                 args.seconds,
-                lambda: cpu_snapshot(stack, redis_port),
+                lambda: cpu_snapshot(stack),
                 stack.check_alive,
             )
             others = (

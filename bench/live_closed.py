@@ -1,18 +1,14 @@
 """Closed-loop play: K concurrent 4-player games whose clients never think.
 
-Each player's client, as soon as its socket's pushed view says it is to act, sends a seeded
-random legal move with the view's `seq`: over its own game websocket (`socket` mode,
-{"type": "move", "move": {...}}) or POSTed over its own keep-alive HTTP connection (`rest`
-mode). A move's latency runs from sending it until all four of the table's sockets hold a view
-that includes it: a `seq` greater than the one it was sent with (only the player to act can
-move, so the first later state is the move's own). When a game ends its players open a new
-table at once, so K games keep running.
+A player moves as soon as its socket's view says it is to act, over its websocket (`socket`) or
+its keep-alive HTTP connection (`rest`). Latency: from sending a move until all four sockets
+hold a view with a greater `seq` (only the mover can act, so that view is its move's). A game
+that ends is replaced at once, so K games keep running.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
 import math
@@ -24,21 +20,21 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
-from bench.live_clients import (
+from bench.clients import (
+    STALL_SECONDS,
     Account,
     HttpError,
     Player,
     Table,
     bounded,
     connect_sockets,
-    legal_move,
+    error_code,
     listen,
     open_table,
     seat_players,
 )
 
 TURN_SECONDS = 600  # the timer never interferes
-STALL_SECONDS = 5.0  # a table without news this long asks for its views again
 DRAIN_SECONDS = 5.0  # after the window, how long moves sent in it may take to arrive
 
 
@@ -139,10 +135,8 @@ class ClosedLoop:
         await asyncio.gather(*game.listeners, return_exceptions=True)
         game.listeners = []
         for player in game.players:
-            if player.ws is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(player.ws.close(), timeout=5)
-            player.ws, player.view, player.seq, player.acted_seq = None, None, -1, -1
+            await player.close_socket()
+            player.view, player.seq, player.acted_seq = None, -1, -1
 
     async def replace(self, game: Game) -> None:
         """The game ended: its players start a new one at once."""
@@ -210,25 +204,15 @@ class ClosedLoop:
         for sent in list(game.sent):
             if sent.mover == player.index and not sent.applied:
                 game.sent.remove(sent)
-        self.spawn(self.sync(player))
+        self.spawn(player.resync())
 
     def maybe_move(self, game: Game, player: Player) -> None:
-        view = player.view
-        if (
-            not self.running
-            or game.over
-            or view is None
-            or view["status"] != "active"
-            or view["to_act"] != view["you"]
-            or not view["legal"]
-            or player.seq <= player.acted_seq
-        ):
+        if not self.running or game.over or (move := player.next_move()) is None:
             return
-        player.acted_seq = player.seq
         waiting = {p.index for p in game.players if p.seq <= player.seq}
         sent = Sent(player.seq, player.index, waiting)
         game.sent.append(sent)
-        self.spawn(self.send(game, player, sent, legal_move(player, view)))
+        self.spawn(self.send(game, player, sent, move))
 
     async def send(self, game: Game, player: Player, sent: Sent, move: dict[str, Any]) -> None:
         sent.sent = time.perf_counter()
@@ -240,20 +224,13 @@ class ClosedLoop:
             else:
                 await player.http.post(f"/api/v1/games/{game.id}/moves/", move)
         except (HttpError, OSError, asyncio.IncompleteReadError, ConnectionClosed) as error:
-            self.result.errors[error.code if isinstance(error, HttpError) else "connection"] += 1
+            self.result.errors[error_code(error)] += 1
             if sent in game.sent and not sent.applied:
                 game.sent.remove(sent)
-            await self.sync(player)
-
-    async def sync(self, player: Player) -> None:
-        """Out of step: ask for the view again."""
-        if player.ws is not None:
-            with contextlib.suppress(ConnectionClosed):
-                await player.ws.send('{"type": "sync"}')
+            await player.resync()
 
     def watch(self, now: float) -> None:
-        """A lost push stalls a table: its players ask again (or, at a game's end, start the
-        next game anyway)."""
+        """A lost push stalls a table: its players ask again, or at a game's end start the next."""
         for game in self.games:
             if game.replacing or now - game.progressed <= STALL_SECONDS:
                 continue
@@ -266,7 +243,7 @@ class ClosedLoop:
             else:
                 self.result.resyncs += 1
                 for player in game.players:
-                    self.spawn(self.sync(player))
+                    self.spawn(player.resync())
 
     # ----------------------------------------------------------------------- the run
 
@@ -277,8 +254,8 @@ class ClosedLoop:
         snapshot: Callable[[], dict[str, float]],
         stop: Callable[[], None] = lambda: None,
     ) -> Result:
-        """Play `warmup` seconds, then measure `seconds`; `snapshot` gives cumulative CPU
-        seconds by part at both ends of the window; `stop` raises when the stack died."""
+        """Play `warmup` seconds, then measure `seconds`, with `snapshot`'s CPU seconds by part
+        at both ends of the window; `stop` raises when the stack died."""
         try:
             await self.open()
             self.running = True

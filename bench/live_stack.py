@@ -1,9 +1,5 @@
-"""The live benchmark's stack: the server processes it starts, and the CPU they spend.
-
-The web server (Daphne, or uvicorn with worker processes when it is installed), a Celery
-worker (threads, concurrency 2), the review worker and Celery beat run as subprocesses on
-loopback, against PostgreSQL and Redis. CPU time comes from /proc.
-"""
+"""The live benchmark's stack: the web server, Celery worker, review worker and beat as
+subprocesses on loopback, against PostgreSQL and Redis, and their CPU time from /proc."""
 
 from __future__ import annotations
 
@@ -42,8 +38,8 @@ def free_port() -> int:
 
 
 def retire_bench_games(url: str) -> int:
-    """Mark the unfinished games of benchmark users aborted (this database only holds bench
-    data), so no later turn-timer sweep works on them. Returns how many."""
+    """Mark benchmark users' unfinished games aborted, so no later timer sweep works on them;
+    returns how many."""
     with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
         cursor = conn.execute(
             "UPDATE games_game SET status = 'aborted', to_act = NULL, deadline = NULL,"
@@ -98,8 +94,8 @@ def web_command(server: str, workers: int, port: int) -> list[str]:
 
 
 class Stack:
-    """The web server, a Celery worker and Celery beat as subprocesses; logs in a temporary
-    folder."""
+    """The web server, Celery worker, review worker and beat as subprocesses, logging to
+    `workdir`."""
 
     def __init__(
         self,
@@ -121,49 +117,17 @@ class Stack:
         self._logs: list[IO[bytes]] = []
 
     def start(self) -> None:
+        celery = [str(BIN / "celery"), "-A", "wizardsite"]
+        background = [str(BIN / "python"), "-m", "wizardsite.background"]
+        quiet = ["-l", "WARNING"]
+        review = ["--queues", "review", "--hostname", "review@%h", "--pool", "solo"]
         commands = {
             "web": web_command(self.server, self.workers, self.port),
-            "worker": [
-                str(BIN / "celery"),
-                "-A",
-                "wizardsite",
-                "worker",
-                "--pool",
-                "threads",
-                "--concurrency",
-                "2",
-                "-l",
-                "WARNING",
-            ],
+            "worker": [*celery, "worker", "--pool", "threads", "--concurrency", "2", *quiet],
             # As the Procfiles run it: its own queue, at the lowest priority (its CPU is the
             # review of finished games, not the move path: reported apart, not in a move's cost).
-            "review": [
-                str(BIN / "python"),
-                "-m",
-                "wizardsite.background",
-                str(BIN / "celery"),
-                "-A",
-                "wizardsite",
-                "worker",
-                "--queues",
-                "review",
-                "--hostname",
-                "review@%h",
-                "--pool",
-                "solo",
-                "-l",
-                "WARNING",
-            ],
-            "beat": [
-                str(BIN / "celery"),
-                "-A",
-                "wizardsite",
-                "beat",
-                "-l",
-                "WARNING",
-                "--schedule",
-                str(self.workdir / "beat-schedule"),
-            ],
+            "review": [*background, *celery, "worker", *review, *quiet],
+            "beat": [*celery, "beat", *quiet, "--schedule", str(self.workdir / "beat-schedule")],
         }
         if not self.review:
             del commands["review"]
@@ -231,8 +195,8 @@ def proc_stat(pid: int) -> ProcStat | None:
 
 
 def cpu_seconds(pid: int, *, children: bool = False) -> float:
-    """User + system CPU time of a process (all its threads); with `children`, plus that of
-    the children it has reaped. 0 when unknown."""
+    """User + system CPU seconds of a process (with `children`, plus its reaped children's);
+    0 when unknown."""
     stat = proc_stat(pid)
     if stat is None:
         return 0.0
@@ -244,8 +208,7 @@ def all_pids() -> list[int]:
 
 
 def tree_cpu_seconds(root: int) -> float:
-    """CPU seconds of a process and all its descendants, living or reaped (uvicorn's workers
-    are children of its supervisor)."""
+    """CPU seconds of a process and all its descendants, living or reaped (uvicorn's workers)."""
     stats = {pid: stat for pid in all_pids() if (stat := proc_stat(pid)) is not None}
     tree, frontier = {root}, [root]
     while frontier:
@@ -272,11 +235,10 @@ def pids_where(match: Callable[[str, str], bool]) -> list[int]:
 SERVER_PARTS = ("web", "worker", "beat", "postgres", "redis")
 
 
-def cpu_snapshot(stack: Stack, redis_port: int) -> dict[str, float]:
-    """Cumulative CPU seconds of each part, and of this client process. PostgreSQL forks a
-    backend per connection (and the app connects per request), so its figure counts living
-    backends plus the ones the postmaster has reaped; like redis-server's, it includes every
-    other client of that server."""
+def cpu_snapshot(stack: Stack) -> dict[str, float]:
+    """Cumulative CPU seconds of each part, this client and the machine; PostgreSQL's and
+    Redis's count all their clients (and PostgreSQL's, its reaped backends)."""
+    redis_port = urlsplit(stack.env["REDIS_URL"]).port or 6379
     snapshot = {name: tree_cpu_seconds(p.pid) for name, p in stack.processes.items()}
     postgres = pids_where(lambda comm, _: comm == "postgres")
     snapshot["postgres"] = sum(cpu_seconds(p, children=True) for p in postgres)
@@ -306,8 +268,8 @@ def cpu_report(before: dict[str, float], after: dict[str, float], seconds: float
 
 
 def other_databases_transactions(url: str) -> int:
-    """Transactions committed or rolled back so far in the other databases of this
-    PostgreSQL server: a growing figure means someone else used it (its CPU is counted)."""
+    """Transactions so far in this PostgreSQL server's other databases: growth means someone
+    else used it (and its CPU is counted)."""
     name = urlsplit(url).path.lstrip("/")
     with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
         row = conn.execute(
@@ -319,8 +281,7 @@ def other_databases_transactions(url: str) -> int:
 
 
 def other_redis_clients(url: str, within: float) -> int:
-    """Clients of this redis-server on other database numbers that sent a command in the last
-    `within` seconds."""
+    """Clients of this redis-server's other databases active in the last `within` seconds."""
     import redis
 
     db = int(urlsplit(url).path.lstrip("/") or 0)

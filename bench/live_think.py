@@ -1,24 +1,16 @@
-"""Think-time play and the turn timer (`--mode think`).
+"""Think-time play and the turn timer (`--mode think`, `--mode lateness`).
 
-1. Throughput and push latency. Opens `--games` 4-player tables of humans (600 s turns, so the
-   timer never interferes) and connects one websocket per player. A scripted client per player
-   waits for a pushed view in which it is to act, thinks (`--think`), then POSTs a seeded
-   random legal move with the view's `seq` over its own keep-alive HTTP/1.1 connection. For
-   every accepted move: time from the HTTP response's arrival until each of the table's four
-   sockets has received a view with `seq` ≥ the response's (0 when the pushes beat the
-   response). Runs `--seconds` or until every game ends.
-2. Auto-move lateness (also on its own: `--mode lateness`). Opens `--idle-games` tables with
-   5 s turns where nobody moves; every socket records, for each pushed view whose `seq` grew
-   (an R16 auto-move), its arrival time minus the `deadline` of the view before it, and each
-   auto-move its event row's time (taken in the transaction that commits it) minus that
-   deadline.
+1. Throughput: `--games` tables of humans with 600 s turns; each player thinks (`--think`), then
+   POSTs a seeded random legal move. Latency: from the HTTP answer (and from the request) until
+   all four sockets hold a view with its `seq`.
+2. Auto-move lateness: `--idle-games` tables with 5 s turns where nobody moves; each auto-move's
+   event row time (taken in its transaction) and its push on each socket, minus the deadline.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import functools
 import math
 import time
@@ -26,12 +18,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit
 
-from websockets.exceptions import ConnectionClosed
-
-from bench.live_clients import (
+from bench.clients import (
     PLAYERS,
+    STALL_SECONDS,
     Account,
     HttpError,
     Pending,
@@ -39,7 +29,8 @@ from bench.live_clients import (
     Table,
     close_all,
     connect_sockets,
-    legal_move,
+    error_code,
+    error_summary,
     listen,
     ms,
     open_tables,
@@ -68,18 +59,9 @@ class Throughput:
 
 
 def maybe_move(run: Throughput, table: Table, player: Player) -> None:
-    view = player.view
-    if (
-        not run.running
-        or view is None
-        or view["status"] != "active"
-        or view["to_act"] != view["you"]
-        or not view["legal"]
-        or player.seq <= player.acted_seq
-    ):
+    if not run.running or (body := player.next_move()) is None:
         return
-    player.acted_seq = player.seq
-    task = asyncio.create_task(move(run, table, player, legal_move(player, view)))
+    task = asyncio.create_task(move(run, table, player, body))
     run.tasks.add(task)
     task.add_done_callback(run.tasks.discard)
 
@@ -92,10 +74,8 @@ async def move(run: Throughput, table: Table, player: Player, body: dict[str, An
     try:
         answer = await player.http.post(f"/api/v1/games/{table.id}/moves/", body)
     except (HttpError, OSError, asyncio.IncompleteReadError) as error:
-        run.errors[error.code if isinstance(error, HttpError) else "connection"] += 1
-        if player.ws is not None:  # out of step: ask for the view again
-            with contextlib.suppress(ConnectionClosed):
-                await player.ws.send('{"type": "sync"}')
+        run.errors[error_code(error)] += 1
+        await player.resync()
         return
     finally:
         table.moving = False
@@ -156,13 +136,12 @@ async def throughput(
         while (now := time.perf_counter()) < limit and run.finished < len(tables):
             await asyncio.sleep(0.25)
             for table in tables:  # a lost push stalls a table: its players ask again
-                if not table.finished and not table.moving and now - table.progressed > 5:
+                stalled = now - table.progressed > STALL_SECONDS
+                if stalled and not table.finished and not table.moving:
                     table.progressed = now
                     run.resyncs += 1
                     for player in table.players:
-                        if player.ws is not None:
-                            with contextlib.suppress(ConnectionClosed):
-                                await player.ws.send('{"type": "sync"}')
+                        await player.resync()
         run.running = False
         run.ended = time.perf_counter()
         settle = run.ended + 5  # answers in flight, and the pushes that follow them
@@ -259,16 +238,20 @@ def lateness_lines(late: Lateness) -> list[str]:
     ]
 
 
-async def measure_lateness(args: argparse.Namespace, stack: Stack, accounts: list[Account]) -> None:
-    """`--mode lateness`: only the turn timer, `--idle-games` tables where nobody moves."""
-    redis_port = urlsplit(args.redis_url).port or 6379
+async def idle_tables(args: argparse.Namespace, accounts: list[Account]) -> Lateness:
+    """Auto-move lateness over `--idle-games` tables where nobody moves, for `--idle-seconds`."""
     print(
         f"live: {args.idle_games} idle games with 5 s turns for {args.idle_seconds:.0f} s ...",
         flush=True,
     )
-    before = cpu_snapshot(stack, redis_port)
-    late = await auto_moves(args.port, accounts, args.idle_games, args.idle_seconds, args.seed)
-    after = cpu_snapshot(stack, redis_port)
+    return await auto_moves(args.port, accounts, args.idle_games, args.idle_seconds, args.seed)
+
+
+async def measure_lateness(args: argparse.Namespace, stack: Stack, accounts: list[Account]) -> None:
+    """`--mode lateness`: only the turn timer, `--idle-games` tables where nobody moves."""
+    before = cpu_snapshot(stack)
+    late = await idle_tables(args, accounts)
+    after = cpu_snapshot(stack)
     stack.check_alive()
     print(f"live: CPU while idle (100% = one core): {cpu_report(before, after, args.idle_seconds)}")
     for line in lateness_lines(late):
@@ -276,32 +259,26 @@ async def measure_lateness(args: argparse.Namespace, stack: Stack, accounts: lis
 
 
 async def measure_think(args: argparse.Namespace, stack: Stack, accounts: list[Account]) -> None:
-    port: int = args.port
-    redis_port = urlsplit(args.redis_url).port or 6379
-    before = cpu_snapshot(stack, redis_port)
-    run = await throughput(port, accounts, args.games, args.seconds, args.seed, args.think)
-    after = cpu_snapshot(stack, redis_port)
+    """`--mode think`: think-time play over REST, then the turn timer's lateness."""
+    before = cpu_snapshot(stack)
+    run = await throughput(args.port, accounts, args.games, args.seconds, args.seed, args.think)
+    after = cpu_snapshot(stack)
     stack.check_alive()
     window = run.ended - run.started
     rate = run.moves / window if window > 0 else 0.0
-    errors = ", ".join(f"{code} {n}" for code, n in run.errors.most_common()) or "none"
     print(
         f"live: {run.moves} moves in {window:.1f} s, {run.finished} games finished,"
         f" {len(run.latencies)} latency samples ({run.pushed_first} pushed before the answer),"
-        f" {run.lost} pushes missing, {run.resyncs} stalled-table resyncs, errors: {errors}"
+        f" {run.lost} pushes missing, {run.resyncs} stalled-table resyncs,"
+        f" errors: {error_summary(run.errors)}"
     )
     print(
         f"live: move request-to-every-socket p50 {ms(percentile(run.round_trips, 0.5))} ms,"
         f" p99 {ms(percentile(run.round_trips, 0.99))} ms (the answer itself included)"
     )
     print(f"live: CPU during the moves (100% = one core): {cpu_report(before, after, window)}")
-
-    print(
-        f"live: {args.idle_games} idle games with 5 s turns for {args.idle_seconds:.0f} s ...",
-        flush=True,
-    )
     stack.check_alive()
-    late = await auto_moves(port, accounts, args.idle_games, args.idle_seconds, args.seed)
+    late = await idle_tables(args, accounts)
     stack.check_alive()
 
     print(

@@ -1,5 +1,5 @@
-"""The live benchmark's clients: a keep-alive HTTP/1.1 connection, sign-up, tables of four
-players and their game websockets. All clients live in one asyncio process."""
+"""The benchmarks' clients and measures: a keep-alive HTTP/1.1 connection, sign-up, tables of
+four players and their game websockets, percentiles and milliseconds."""
 
 from __future__ import annotations
 
@@ -10,17 +10,21 @@ import math
 import random
 import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from bench.live_stack import HOST, USER_PREFIX, Stack
+from bench.live_stack import HOST, USER_PREFIX
+
+if TYPE_CHECKING:
+    from bench.live_stack import Stack
 
 PLAYERS = 4
+STALL_SECONDS = 5.0  # a table without news this long asks for its views again
 PASSWORD = "a bench passphrase that is long enough"
 
 T = TypeVar("T")
@@ -41,6 +45,16 @@ class HttpError(Exception):
         return f"http_{self.status}"
 
 
+def error_code(error: Exception) -> str:
+    """The refusal's code of an HTTP error, "connection" for any other failure."""
+    return error.code if isinstance(error, HttpError) else "connection"
+
+
+def error_summary(errors: Counter[str]) -> str:
+    """`code count, ...`, most frequent first; "none" without errors."""
+    return ", ".join(f"{code} {n}" for code, n in errors.most_common()) or "none"
+
+
 class Http:
     """One keep-alive HTTP/1.1 connection, one request at a time: what one client holds."""
 
@@ -55,8 +69,8 @@ class Http:
         return await self.request("POST", path, body)
 
     async def request(self, method: str, path: str, body: Any = None) -> Any:
-        """The JSON body of a 2xx answer; HttpError otherwise. Reconnects once if the server
-        closed the idle connection (moves carry `seq`, so a repeat cannot apply twice)."""
+        """The JSON body of a 2xx answer, else HttpError; reconnects once to a closed idle
+        connection (moves carry `seq`, so a repeat cannot apply twice)."""
         payload = b"" if body is None else json.dumps(body).encode()
         head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}", "Accept: */*"]
         if self.token is not None:
@@ -133,7 +147,7 @@ class Account:
 
 
 async def register(port: int, count: int) -> list[Account]:
-    """`count` new players through POST /accounts/register/ (a few at a time: each sign-up
+    """`count` new players through POST /accounts/register/, four at a time (each sign-up
     hashes a password, which is meant to be slow)."""
     run = secrets.token_hex(4)
     connections = [Http(port) for _ in range(4)]
@@ -174,6 +188,38 @@ class Player:
         """When this socket first received a view with `seq` or later (None: not yet)."""
         return next((at for got, at in self.arrivals if got >= seq), None)
 
+    def next_move(self) -> dict[str, Any] | None:
+        """A seeded random legal move if the view says this player is to act and it has not
+        acted on that view yet; None otherwise."""
+        view = self.view
+        if (
+            view is None
+            or view["status"] != "active"
+            or view["to_act"] != view["you"]
+            or not view["legal"]
+            or self.seq <= self.acted_seq
+        ):
+            return None
+        self.acted_seq = self.seq
+        legal, seq = view["legal"], view["seq"]
+        if legal.get("bids"):
+            return {"type": "bid", "bid": self.rng.choice(legal["bids"]), "seq": seq}
+        if legal.get("cards"):
+            return {"type": "play", "card": self.rng.choice(legal["cards"]), "seq": seq}
+        return {"type": "trump", "suit": self.rng.choice(legal["suits"]), "seq": seq}
+
+    async def resync(self) -> None:
+        """Out of step: ask the socket for the view again."""
+        if self.ws is not None:
+            with contextlib.suppress(ConnectionClosed):
+                await self.ws.send('{"type": "sync"}')
+
+    async def close_socket(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), timeout=5)
+        self.ws = None
+
 
 @dataclass
 class Pending:
@@ -194,8 +240,7 @@ class Table:
 
 
 def seat_players(port: int, accounts: list[Account], seed: int, g: int) -> list[Player]:
-    """The four players of table slot `g`: its own accounts, HTTP connections and seeded
-    choices."""
+    """The four players of table slot `g`: their accounts, HTTP connections and seeded choices."""
     chosen = [accounts[(PLAYERS * g + i) % len(accounts)] for i in range(PLAYERS)]
     return [
         Player(account, Http(port, account.token), i, random.Random(f"{seed}-{g}-{i}"))
@@ -204,8 +249,7 @@ def seat_players(port: int, accounts: list[Account], seed: int, g: int) -> list[
 
 
 async def open_table(players: list[Player], turn_seconds: int) -> int:
-    """A full table of four humans: the first player creates it, three join (it starts at
-    once). Returns the game's id."""
+    """The id of a new full table of four humans: the first player creates it, three join."""
     body = {"seats": PLAYERS, "bots": 0, "turn_seconds": turn_seconds}
     view = await players[0].http.post("/api/v1/games/", body)
     game_id = int(view["id"])
@@ -222,8 +266,8 @@ async def open_tables(
     seed: int,
     stagger: float = 0.0,
 ) -> list[Table]:
-    """`games` full tables of four humans. With `stagger`, each table opens after a random
-    delay of up to that many seconds."""
+    """`games` full tables of four humans, each opened after a random delay of up to `stagger`
+    seconds."""
     rng = random.Random(seed)
     delays = [rng.random() * stagger for _ in range(games)]
 
@@ -260,22 +304,10 @@ async def connect_sockets(port: int, tables: list[Table]) -> None:
 
 
 async def close_all(tables: list[Table]) -> None:
-    async def close(player: Player) -> None:
-        if player.ws is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(player.ws.close(), timeout=5)
+    players = [player for table in tables for player in table.players]
+    await asyncio.gather(*(player.close_socket() for player in players))
+    for player in players:
         player.http.close()
-
-    await asyncio.gather(*(close(p) for table in tables for p in table.players))
-
-
-def legal_move(player: Player, view: dict[str, Any]) -> dict[str, Any]:
-    legal = view["legal"]
-    if legal.get("bids"):
-        return {"type": "bid", "bid": player.rng.choice(legal["bids"]), "seq": view["seq"]}
-    if legal.get("cards"):
-        return {"type": "play", "card": player.rng.choice(legal["cards"]), "seq": view["seq"]}
-    return {"type": "trump", "suit": player.rng.choice(legal["suits"]), "seq": view["seq"]}
 
 
 async def listen(
@@ -284,8 +316,8 @@ async def listen(
     refused: Callable[[dict[str, Any]], None] | None = None,
     rows: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> None:
-    """Hand each pushed view to `handle` (its event rows first to `rows`), and each error
-    message to `refused`."""
+    """Hand each pushed view to `handle` (its event rows first to `rows`), each error to
+    `refused`."""
     assert player.ws is not None
     with contextlib.suppress(ConnectionClosed):
         async for raw in player.ws:
@@ -306,11 +338,13 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def ms(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value * 1000:.0f}"
+def ms(seconds: float, digits: int = 0) -> str:
+    """Seconds as milliseconds with `digits` decimals; "n/a" for NaN."""
+    return "n/a" if math.isnan(seconds) else f"{seconds * 1000:.{digits}f}"
 
 
 async def wait_for_server(port: int, stack: Stack, timeout: float = 90) -> None:
+    """Return once Django answers on `port`; RuntimeError after `timeout` seconds."""
     limit = time.monotonic() + timeout
     while True:
         stack.check_alive()
