@@ -1,30 +1,45 @@
-"""Browser tests: a real Daphne server on a fresh SQLite file, driven by Debian's Chromium.
+"""Browser tests: the site as `make run` serves it, on a fresh SQLite file, driven by Debian's
+Chromium.
 
-The server runs as a subprocess with the in-memory channel layer (REDIS_URL unset), so the
-whole site (pages, REST moves, websocket pushes) runs in that one process. No Django test
-database is used: everything goes through HTTP. Without /usr/bin/chromium the tests skip,
-unless REQUIRE_SERVICES=1, which makes that a failure. Playwright never downloads a browser.
+Each pytest-xdist worker starts the Procfile's stack as subprocesses: the embedded Redis, the
+web server, one Celery worker taking every queue (bots, the turn timer, notices, the review) and
+Celery beat. Bots and the timer act in the worker, after a move's answer, as in production; the
+tests wait for what they do. The processes share the SQLite file (each waits for its lock, as
+under `make run`); no Django test database is used: everything goes through HTTP and websockets.
+Each process logs to test-artifacts/e2e-<xdist worker>-<process>.log. Without /usr/bin/chromium
+the tests skip, unless REQUIRE_SERVICES=1, which makes that a failure. Playwright never
+downloads a browser.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
+import re
+import shlex
 import socket
+import string
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
+from celery import Celery
 
 from tests.conftest import REQUIRE_SERVICES
 from tests.e2e.helpers import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, ROOT
 from tests.processes import end
+
+STARTUP_SECONDS = 90  # a loaded CI machine imports Django in three processes at once
+# One worker for all the queues the Procfile splits over three (its review worker, at the
+# lowest priority, only matters when moves compete with reviews for the cores).
+WORKER_QUEUES = "celery,notifications,review"
+WORKER_THREADS = "4"
 
 
 def _unavailable(reason: str) -> None:
@@ -49,7 +64,7 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
-    """test-artifacts/ (git-ignored): screenshots and the server log."""
+    """test-artifacts/ (git-ignored): screenshots and the servers' logs."""
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
 
@@ -61,6 +76,30 @@ def _free_port() -> int:
         return port
 
 
+def procfile(env: dict[str, str]) -> dict[str, list[str]]:
+    """The Procfile's commands, as honcho runs them for `make run` ($WEB_PORT from `env`)."""
+    entries = re.findall(r"^([\w-]+):\s*(.+)$", (ROOT / "Procfile").read_text(), re.MULTILINE)
+    return {
+        name: shlex.split(string.Template(command).substitute(env)) for name, command in entries
+    }
+
+
+def _with_option(argv: list[str], option: str, value: str) -> list[str]:
+    """`argv` with `option`'s value replaced (the option must be there)."""
+    at = argv.index(option) + 1
+    return [*argv[:at], value, *argv[at + 1 :]]
+
+
+def _stack_commands(env: dict[str, str], tmp: Path) -> dict[str, list[str]]:
+    """The processes to start, in order: the Procfile's, with one worker for every queue and
+    beat's schedule file in this run's folder."""
+    commands = procfile(env)
+    worker = _with_option(commands["worker"], "--queues", WORKER_QUEUES)
+    worker = _with_option(worker, "--concurrency", WORKER_THREADS)
+    beat = _with_option(commands["beat"], "--schedule", str(tmp / "beat-schedule"))
+    return {"redis": commands["redis"], "web": commands["web"], "worker": worker, "beat": beat}
+
+
 def _log_tail(path: Path, lines: int = 40) -> str:
     try:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
@@ -68,70 +107,119 @@ def _log_tail(path: Path, lines: int = 40) -> str:
         return "(no log)"
 
 
+class Stack:
+    """The running processes of one pytest-xdist worker, each logging to its own file."""
+
+    def __init__(self, env: dict[str, str], logs: Callable[[str], Path]) -> None:
+        self.env = env
+        self.logs = logs
+        self.processes: dict[str, subprocess.Popen[bytes]] = {}
+
+    def start(self, name: str, argv: list[str]) -> None:
+        with self.logs(name).open("wb") as log:
+            self.processes[name] = subprocess.Popen(
+                argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+            )
+
+    def wait_for(self, what: str, ready: Callable[[], bool]) -> None:
+        """Until `ready()`; fails at once, with every log's end, if a process exits."""
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not ready():
+            for name, process in self.processes.items():
+                if process.poll() is not None:
+                    pytest.fail(f"{name} exited with {process.returncode}:\n{self.report()}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"{what} not ready within {STARTUP_SECONDS} s:\n{self.report()}")
+            time.sleep(0.1)
+
+    def report(self) -> str:
+        return "\n".join(f"--- {name}\n{_log_tail(self.logs(name))}" for name in self.processes)
+
+    def stop(self) -> None:
+        """Beat first (no new sweeps), Redis last (the others' broker)."""
+        for name in reversed(list(self.processes)):
+            end(self.processes.pop(name))
+
+
+def _redis_answers(url: str) -> bool:
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except (redis.RedisError, OSError):
+        return False
+
+
+def _web_answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/", timeout=2) as response:
+            return bool(response.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def _worker_answers(broker: str) -> bool:
+    """A worker answers a ping over the broker (`celery inspect ping`, without a process)."""
+    app = Celery("e2e-ping", broker=broker, set_as_current=False)
+    try:
+        return bool(app.control.ping(timeout=1.0))
+    except OSError:
+        return False
+    finally:
+        app.close()
+
+
 @pytest.fixture(scope="session")
 def server_url(
     chromium_path: str, artifacts: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
-    """Migrates a fresh SQLite file and serves the site with Daphne on a free port."""
+    """Migrates a fresh SQLite file and starts the embedded Redis, the web server, the Celery
+    worker and beat on free ports; the site's address."""
     tmp = tmp_path_factory.mktemp("e2e-server")
+    redis_port, web_port = _free_port(), _free_port()
+    redis_url = f"redis://127.0.0.1:{redis_port}/0"
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
     env.update(
+        # As `make run` sets them; the Procfile's commands are found in the venv.
+        PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
+        EMBEDDED_REDIS="1",
+        EMBEDDED_REDIS_PORT=str(redis_port),
+        REDIS_URL=redis_url,
+        WEB_PORT=str(web_port),
         DJANGO_SETTINGS_MODULE="wizardsite.settings",
         DATABASE_URL=f"sqlite:///{tmp / 'e2e.sqlite3'}",
         DEBUG="1",
-        # No Celery worker runs here: bots answer at once (the page paces what it shows), and
-        # the many sign-ups of the tests are not throttled.
+        # Bots answer at once (the page paces what it shows), the review of a finished game
+        # takes a second or two, and the many sign-ups of the tests are not throttled.
         BOT_MOVE_DELAY_MS="0",
+        REVIEW_BUDGET_MS="5",
         RATE_LIMITS_ENABLED="false",
         PYTHONUNBUFFERED="1",
     )
-    migrate = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
-    assert migrate.returncode == 0, f"manage.py migrate failed:\n{migrate.stdout}\n{migrate.stderr}"
-
-    daphne = ROOT / ".venv" / "bin" / "daphne"
-    command = [str(daphne)] if daphne.exists() else [shutil.which("daphne") or "daphne"]
-    port = _free_port()
-    worker = os.environ.get("PYTEST_XDIST_WORKER")  # each pytest-xdist worker has its server
-    log_path = artifacts / (f"e2e-server-{worker}.log" if worker else "e2e-server.log")
-    url = f"http://127.0.0.1:{port}"
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [*command, "-b", "127.0.0.1", "-p", str(port), "wizardsite.asgi:application"],
+    node = os.environ.get("PYTEST_XDIST_WORKER", "main")  # each xdist worker has its own stack
+    stack = Stack(env, lambda name: artifacts / f"e2e-{node}-{name}.log")
+    commands = _stack_commands(env, tmp)
+    url = f"http://127.0.0.1:{web_port}"
+    try:
+        stack.start("redis", commands["redis"])
+        migrate = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput"],
             cwd=ROOT,
             env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
         )
-        try:
-            _wait_until_up(process, url, log_path)
-            yield url
-        finally:
-            end(process)
-
-
-def _wait_until_up(process: subprocess.Popen[Any], url: str, log_path: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(
-                f"daphne exited with {process.returncode} before answering:\n{_log_tail(log_path)}"
-            )
-        try:
-            with urllib.request.urlopen(url + "/", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
-            pass
-        time.sleep(0.1)
-    pytest.fail(f"daphne did not answer at {url} within 60 s:\n{_log_tail(log_path)}")
+        assert migrate.returncode == 0, (
+            f"manage.py migrate failed:\n{migrate.stdout}\n{migrate.stderr}"
+        )
+        stack.wait_for("the embedded Redis", lambda: _redis_answers(redis_url))
+        for name in ("web", "worker", "beat"):
+            stack.start(name, commands[name])
+        stack.wait_for("the web server", lambda: _web_answers(url))
+        stack.wait_for("the Celery worker", lambda: _worker_answers(redis_url))
+        yield url
+    finally:
+        stack.stop()
 
 
 @pytest.fixture(scope="package")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -177,6 +177,54 @@ def settle(player: Player, *, what: str = "the table to play out its events") ->
             with contextlib.suppress(Exception):
                 summary.click(timeout=1000)
         time.sleep(0.05)
+
+
+def rest_view(
+    player: Player, game_id: int, headers: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The game as the REST API shows it to the player (their session, or `headers`)."""
+    response = player.context.request.get(f"/api/v1/games/{game_id}/", headers=headers)
+    assert response.ok, (
+        f"{player.username}: GET game {game_id}: {response.status} {response.text()}"
+    )
+    view: dict[str, Any] = response.json()
+    return view
+
+
+def rest_view_when(
+    player: Player,
+    game_id: int,
+    ready: Callable[[dict[str, Any]], bool],
+    *,
+    what: str,
+    headers: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Polls the REST view until `ready(view)`: bots and the turn timer act in the Celery
+    worker, after the answer to the move before them."""
+    end = time.monotonic() + WAIT_MS / 1000
+    while not ready(view := rest_view(player, game_id, headers)):
+        assert time.monotonic() < end, (
+            f"{player.username}: waited {WAIT_MS / 1000:.0f} s for {what}; game {game_id} is at"
+            f" seq {view['seq']}, {view['status']}, seat {view['to_act']} to act"
+        )
+        time.sleep(0.05)
+    return view
+
+
+def is_mine_or_over(view: dict[str, Any]) -> bool:
+    """The view's player is to act, or the game is over."""
+    return view["status"] != "active" or (
+        view["legal"] is not None and view["to_act"] == view["you"]
+    )
+
+
+def view_when_mine(
+    player: Player, game_id: int, headers: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The REST view once the player is to act or the game has ended."""
+    return rest_view_when(
+        player, game_id, is_mine_or_over, what="their turn or the end of the game", headers=headers
+    )
 
 
 def wait_table_live(player: Player, *, what: str) -> dict[str, Any]:

@@ -3,12 +3,13 @@ second opinion ("hard bot: bid 2, about +18 points"), drawn by replay.js from th
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import Player, screenshots_on_failure, sign_up
+from tests.e2e.helpers import WAIT_MS, Player, screenshots_on_failure, sign_up, view_when_mine
 
 pytestmark = pytest.mark.e2e
 
@@ -17,21 +18,30 @@ MOVE = {"bids": ("bid", "bid"), "cards": ("play", "card"), "suits": ("trump", "s
 
 def play_to_the_end_through_the_api(player: Player) -> int:
     """A 3-seat game against two bots, the person's first legal move each turn, through the
-    API with the browser's session (bots answer at once on this server)."""
+    API with the browser's session (the bots answer in the worker, after each move's answer)."""
     request = player.context.request
     token = next(c["value"] for c in player.context.cookies() if c["name"] == "csrftoken")
     headers = {"X-CSRFToken": token, "Referer": player.page.url}
     body = {"seats": 3, "bots": 2, "blind_first_round": False}
-    view = request.post("/api/v1/games/", data=body, headers=headers).json()
-    while view["status"] == "active":
+    game_id = int(request.post("/api/v1/games/", data=body, headers=headers).json()["id"])
+    while (view := view_when_mine(player, game_id))["status"] == "active":
         ((kind, options),) = view["legal"].items()
         move_type, field = MOVE[kind]
         move = {"type": move_type, field: options[0], "seq": view["seq"]}
-        response = request.post(f"/api/v1/games/{view['id']}/moves/", data=move, headers=headers)
+        response = request.post(f"/api/v1/games/{game_id}/moves/", data=move, headers=headers)
         assert response.ok, response.text()
-        view = response.json()
     assert view["status"] == "finished"
-    return int(view["id"])
+    return game_id
+
+
+def wait_for_review(player: Player, game_id: int) -> None:
+    """Until the worker has stored the review of the game (it starts when the game ends)."""
+    analysis = f"/api/v1/games/{game_id}/analysis/"
+    end = time.monotonic() + WAIT_MS / 1000 * 3
+    while (status := player.context.request.get(analysis).status) == 404:
+        assert time.monotonic() < end, f"no review of game {game_id} stored"
+        time.sleep(0.2)
+    assert status == 200, f"GET {analysis}: {status}"
 
 
 def test_the_replay_shows_the_hard_bots_second_opinion(
@@ -42,7 +52,8 @@ def test_the_replay_shows_the_hard_bots_second_opinion(
         with screenshots_on_failure(artifacts, [player]):
             game_id = play_to_the_end_through_the_api(player)
             page = player.page
-            page.goto(f"/games/{game_id}/replay/")  # the review ran after the last commit
+            wait_for_review(player, game_id)
+            page.goto(f"/games/{game_id}/replay/")
             assert page.locator("#review-pending").count() == 0
             opinion = page.locator("#opinion")
             for _ in range(400):  # step on until one of the player's decisions

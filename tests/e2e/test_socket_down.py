@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import Player, create_table, play_turn, settle, sign_up, wait_table_live
+from tests.e2e.helpers import (
+    Player,
+    create_table,
+    play_turn,
+    rest_view_when,
+    settle,
+    sign_up,
+    wait_table_live,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -54,12 +62,10 @@ def test_without_a_socket_the_page_polls_moves_over_rest_and_resends_a_lost_move
     wait_table_live(alice, what="the started game, by polling")
     lost = False
     for _ in range(DECISIONS):
-        settle(bob)
-        settle(alice)
-        view = bob.view()
+        view = both_at_a_persons_turn(alice, bob, game_id)
         if view["status"] != "active":
             break
-        if view["to_act"] == bob.view()["you"]:
+        if view["to_act"] == view["you"]:
             after = play_turn(bob, rng)
             alice.wait_seq(after["seq"], what="bob's move, by polling over REST")
         elif not lost:
@@ -69,13 +75,29 @@ def test_without_a_socket_the_page_polls_moves_over_rest_and_resends_a_lost_move
             after = play_turn(alice, rng)
             bob.wait_seq(after["seq"], what="alice's REST move, pushed to bob")
     assert lost, "alice never had a turn"
-    settle(alice)
-    settle(bob)
+    both_at_a_persons_turn(alice, bob, game_id)
     assert alice.view()["seq"] == bob.view()["seq"]
     # It kept trying to reconnect (with back-off: not a socket per frame).
     assert 2 <= len(attempts) < 60, attempts
     box = alice.page.locator("#connection")
     assert "down" in (box.get_attribute("class") or "")
+
+
+def persons_turn_or_over(view: dict[str, Any]) -> bool:
+    if view["status"] != "active":
+        return True
+    (acting,) = [p for p in view["players"] if p["seat"] == view["to_act"]]
+    return not acting["is_bot"]
+
+
+def both_at_a_persons_turn(alice: Player, bob: Player, game_id: int) -> dict[str, Any]:
+    """Once the bot has answered (in the worker), both pages show the game at alice's or
+    bob's turn (or its end); bob's view over REST."""
+    view = rest_view_when(bob, game_id, persons_turn_or_over, what="the bot's answer")
+    for player in (alice, bob):
+        player.wait_seq(view["seq"], what="the game at a person's turn")
+        settle(player)
+    return view
 
 
 def lose_the_answer_of_next_move(player: Player, seq: int) -> None:

@@ -31,8 +31,8 @@ MY_TURN_OR_OVER = (
 
 
 def play_solo(player: Player, rng: random.Random, deadline: Deadline, check: Any = None) -> dict:
-    """Plays the human seat until the game is over; bots answer at once. `check(state)` runs
-    before each of the human's moves."""
+    """Plays the human seat until the game is over; the bots answer in the worker, pushed to
+    the page. `check(state)` runs before each of the human's moves."""
     state = player.view()
     while True:
         round_number = state["round"]["number"] if state["round"] else None

@@ -20,6 +20,7 @@ from tests.e2e.helpers import (
     screenshots_on_failure,
     sign_up,
     timeout_error,
+    view_when_mine,
 )
 
 pytestmark = pytest.mark.e2e
@@ -386,7 +387,7 @@ def test_a_notice_says_when_the_server_moved_for_you(
 
 def _play_through_api(player: Player, game_id: int, *, until_round: int) -> None:
     """The player's own moves sent with their API token (the first legal one), until they are
-    to bid in `until_round`: a quick way to the biggest hands."""
+    to bid in `until_round`: a quick way to the biggest hands. The bots answer in the worker."""
     from tests.e2e.helpers import PASSWORD
 
     api = player.context.request
@@ -394,9 +395,8 @@ def _play_through_api(player: Player, game_id: int, *, until_round: int) -> None
         "/api/v1/accounts/token/", data={"username": player.username, "password": PASSWORD}
     ).json()["token"]
     headers = {"Authorization": f"Token {token}"}
-    view = api.get(f"/api/v1/games/{game_id}/", headers=headers).json()
-    while view["status"] == "active":
-        if view["round"]["number"] >= until_round and "bids" in (view["legal"] or {}):
+    while (view := view_when_mine(player, game_id, headers))["status"] == "active":
+        if view["round"]["number"] >= until_round and "bids" in view["legal"]:
             return
         ((kind, options),) = view["legal"].items()
         body = {
@@ -407,7 +407,6 @@ def _play_through_api(player: Player, game_id: int, *, until_round: int) -> None
             f"/api/v1/games/{game_id}/moves/", data={**body, "seq": view["seq"]}, headers=headers
         )
         assert answer.ok, answer.text()
-        view = answer.json()
 
 
 @pytest.mark.parametrize("size", [(1366, 768), (1920, 1080), (390, 844)], ids=str)
