@@ -16,6 +16,7 @@ from core.errors import Invalid, NotAPlayer
 from games import selectors, services
 from games.models import GameStatus
 from games.move_input import move_request
+from games.outcome import Outcome
 from games.selectors import ChatMessageView, EventRow, GameSummary, GameView
 from games.serializers import (
     GAME_CREATE_BODY,
@@ -50,9 +51,9 @@ def _flag(request: Request, name: str) -> bool:
     return flag
 
 
-def _view(request: Request, game_id: int, http_status: int = status.HTTP_200_OK) -> Response:
-    game = services.game_catch_up(game_id)
-    return Response(selectors.game_view(game, request.user), status=http_status)
+def _answer(request: Request, outcome: Outcome, http_status: int = status.HTTP_200_OK) -> Response:
+    """The caller's view of the game as the change left it."""
+    return Response(outcome.view_for(request.user.pk), status=http_status)
 
 
 class GameListCreate(APIView):
@@ -95,8 +96,8 @@ class GameListCreate(APIView):
     def post(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        game = services.game_create(user=player(request), **serializer.validated_data)
-        return _view(request, game.pk, status.HTTP_201_CREATED)
+        outcome = services.game_create(user=player(request), **serializer.validated_data)
+        return _answer(request, outcome, status.HTTP_201_CREATED)
 
 
 class GameDetail(APIView):
@@ -104,7 +105,7 @@ class GameDetail(APIView):
         operation_id="games_retrieve", responses={200: ref(GameView), **errors(401, 404)}
     )
     def get(self, request: Request, game_id: int) -> Response:
-        return _view(request, game_id)
+        return Response(selectors.game_view(selectors.game_get(game_id), request.user))
 
 
 class GameJoin(APIView):
@@ -123,8 +124,7 @@ class GameJoin(APIView):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        services.game_join(game_id=game_id, user=player(request))
-        return _view(request, game_id)
+        return _answer(request, services.game_join(game_id=game_id, user=player(request)))
 
 
 class GameLeave(APIView):
@@ -137,8 +137,7 @@ class GameLeave(APIView):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        services.game_leave(game_id=game_id, user=player(request))
-        return _view(request, game_id)
+        return _answer(request, services.game_leave(game_id=game_id, user=player(request)))
 
 
 class GameMoves(APIView):
@@ -152,10 +151,10 @@ class GameMoves(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         move_body_check(request.data)
         body, seq = move_request(request.data)
-        game = services.move_apply(
+        outcome = services.move_apply(
             game_id=game_id, user=player(request), body=body, expected_seq=seq
         )
-        return Response(selectors.game_view(game, request.user))
+        return _answer(request, outcome)
 
 
 class GameEvents(APIView):
@@ -169,7 +168,7 @@ class GameEvents(APIView):
         responses={200: page_of(EventRow), **errors(400, 401, 404)},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = services.game_catch_up(game_id)
+        game = selectors.game_get(game_id)
         after = _non_negative_int(request, "after", 0)
         you = selectors.seat_of(selectors.seats_of(game), request.user)
         return paginate(
@@ -229,8 +228,8 @@ class GameBack(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         """R18: you are no longer away; a decision of yours now pending gets the full limit."""
-        game, _ = services.seat_back(game_id=game_id, user=player(request))
-        return Response(selectors.game_view(game, request.user))
+        outcome, _ = services.seat_back(game_id=game_id, user=player(request))
+        return _answer(request, outcome)
 
 
 class GameResign(APIView):
@@ -245,5 +244,4 @@ class GameResign(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         """Give up: with one human seat the game is aborted, else your seat is away to the end
         (R18); it still counts for the league with your final place (R17)."""
-        game = services.seat_resign(game_id=game_id, user=player(request))
-        return Response(selectors.game_view(game, request.user))
+        return _answer(request, services.seat_resign(game_id=game_id, user=player(request)))

@@ -4,3 +4,7 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        # games.dispatch sends tasks by name: every process knows them, not only workers.
+        from games import tasks  # noqa: F401

@@ -353,8 +353,7 @@ def _game_standing(game_id: int, user_id: int) -> tuple[bool, bool]:
 
 
 def _view(game_id: int, user: User) -> GameView:
-    game = services.game_catch_up(game_id)
-    return selectors.game_view(game, user)
+    return selectors.game_view(selectors.game_get(game_id), user)
 
 
 def _missed(game_id: int, user: User, seq: int) -> push.StateSocketMessage | None:

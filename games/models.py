@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.limits import CHAT_MAX_LENGTH
@@ -81,21 +82,12 @@ class Game(models.Model):
         return self.status in (GameStatus.FINISHED, GameStatus.ABORTED)
 
     def engine_state(self) -> State | None:
-        """The cached engine state, or None before the start (parsed once per `state` value)."""
-        if self.state is None:
-            return None
-        parsed = self.__dict__.get("_parsed_state")
-        if parsed is not None and parsed[0] is self.state:
-            state: State = parsed[1]
-            return state
-        state = State.from_json(self.state)
-        self.__dict__["_parsed_state"] = (self.state, state)
-        return state
+        """The cached engine state, or None before the start."""
+        return None if self.state is None else State.from_json(self.state)
 
     def set_engine_state(self, state: State) -> None:
-        """Store a new engine state (engine states are never changed in place, only copied)."""
+        """Store a new engine state."""
         self.state = state.to_json()
-        self.__dict__["_parsed_state"] = (self.state, state)
 
 
 class Seat(models.Model):
@@ -164,7 +156,8 @@ class Event(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     auto = models.BooleanField(default=False)
     payload = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set by the change that appends the row, the same instant its new turn's clock starts.
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["game", "seq"]

@@ -13,19 +13,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
 
 from apikit.schema import DateTime
 from core import fastjson
 from core.errors import ErrorDetail
-from games import engine, selectors
+from games import selectors
 from games.layers import PipelinedPubSubChannelLayer
-from games.models import Event, Game, GameStatus, Seat
+from games.models import GameStatus, Seat
+from games.outcome import Outcome
 from games.selectors import ChatMessageView, GameView
 from games.selectors import EventRow as EventRowView
 
@@ -185,89 +184,49 @@ def watch_group(game_id: int) -> str:
     return f"game-{game_id}-watch"
 
 
-@dataclass
-class _Pending:
-    """What one transaction changed at one game: pushed once, after the commit."""
-
-    seats: list[Seat]
-    rows: list[Event] = field(default_factory=list)
-    lobby: bool = False
-    departed: set[int] = field(default_factory=set)  # users who left the table
-
-
-def publish_on_commit(
-    game: Game,
-    seats: list[Seat],
-    rows: list[Event] | None = None,
-    *,
-    lobby: bool = False,
-    departed: int | None = None,
-) -> None:
-    """Push the game as it stands at the commit, with the rows this transaction appended;
-    `lobby`: the list of tables changed too (and so each player's list of games, and that of
-    the `departed` user who left it). Called several times in one transaction (the
-    timer catching up), it still pushes once. The game instance carries the pending push: each
-    transaction locks a fresh one."""
-    pending: _Pending | None = game.__dict__.get("_pending_push")
-    if pending is None:
-        pending = game.__dict__["_pending_push"] = _Pending(seats=seats)
-        transaction.on_commit(lambda: _publish(game))
-    pending.seats = seats
-    pending.rows.extend(rows or [])
-    pending.lobby = pending.lobby or lobby
-    if departed is not None:
-        pending.departed.add(departed)
-
-
-def _publish(game: Game) -> None:
-    pending: _Pending = game.__dict__.pop("_pending_push")
-    views, public = selectors.game_views(game, pending.seats)
+def messages_of(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
+    """What a committed change tells each group: each seated user their own view and rows,
+    the watch group the public ones, the lobby a table's change, `ws/me/` sockets theirs."""
+    game, seats = outcome.game, outcome.seats
+    views, public = outcome.views
     messages: list[tuple[str, LayerMessage]] = []
-    for seat in pending.seats:
+    for seat in seats:
         if seat.user_id is not None:
-            rows = [selectors.event_view(game, row, seat.number) for row in pending.rows]
-            view = views[seat.user_id]
-            messages.append((seat_group(game.pk, seat.user_id), _state(view, rows)))
-    public_rows = [selectors.event_view(game, row, None) for row in pending.rows]
+            rows = [selectors.event_view(game, row, seat.number) for row in outcome.rows]
+            messages.append((seat_group(game.pk, seat.user_id), _state(views[seat.user_id], rows)))
+    public_rows = [selectors.event_view(game, row, None) for row in outcome.rows]
     watch = _state(public, public_rows)
-    watch["seated"] = [seat.user_id for seat in pending.seats if seat.user_id is not None]
+    watch["seated"] = [seat.user_id for seat in seats if seat.user_id is not None]
     messages.append((watch_group(game.pk), watch))
-    if pending.lobby:
+    if outcome.lobby:
         status = GameStatus(game.status)
         messages.append((LOBBY_GROUP, {"type": "lobby.changed", "game": game.pk, "status": status}))
-    messages.extend(_for_me_sockets(game, pending))
-    send_many(messages)
+    return messages + _for_me_sockets(outcome)
 
 
-def _for_me_sockets(game: Game, pending: _Pending) -> list[tuple[str, LayerMessage]]:
+def _for_me_sockets(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
     """`games` to every player whose list of games changed (a table's seats or status, or a
-    turn of theirs that ended); `turn` to the player whose decision this change made due (none
-    while a bot or the blind trick, R9, is next)."""
-    users = set(pending.departed)
-    if pending.lobby:
-        users |= {seat.user_id for seat in pending.seats if seat.user_id is not None}
-    moved = {row.seat for row in pending.rows if row.seat is not None}
+    turn of theirs that ended); `turn` to the person whose decision this change made due."""
+    game, seats = outcome.game, outcome.seats
+    users = set(outcome.departed)
+    if outcome.lobby:
+        users |= {seat.user_id for seat in seats if seat.user_id is not None}
+    moved = {row.seat for row in outcome.rows if row.seat is not None}
     users |= {
         seat.user_id
-        for seat in pending.seats
+        for seat in seats
         if seat.user_id is not None and seat.number in moved and seat.number != game.to_act
     }
     messages: list[tuple[str, LayerMessage]] = [
         (me_group(user_id), {"type": "me.games"}) for user_id in sorted(users)
     ]
-    state = game.engine_state()
-    if not pending.rows or game.status != GameStatus.ACTIVE or game.deadline is None:
-        return messages
-    if state is None or engine.blind_trick_pending(state):
-        return messages
-    acting = next((seat for seat in pending.seats if seat.number == game.to_act), None)
-    if acting is not None and acting.user_id is not None:
+    if outcome.turn is not None:
         turn: TurnMessage = {
             "type": "me.turn",
             "game": game.pk,
-            "deadline": selectors.iso(game.deadline),
+            "deadline": selectors.iso(outcome.turn.deadline),
         }
-        messages.append((me_group(acting.user_id), turn))
+        messages.append((me_group(outcome.turn.user_id), turn))
     return messages
 
 

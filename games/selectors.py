@@ -10,8 +10,9 @@ from django.db.models import F, QuerySet
 
 from apikit.schema import DateTime
 from core.errors import NotFound
-from games import engine, hot_reads
+from games import engine
 from games.difficulty import Difficulty, difficulty_of
+from games.engine import State
 from games.engine.events import EventKind
 from games.engine.state import ScoreRecord
 from games.engine.views import EventShown, Legal, RoundView
@@ -103,12 +104,6 @@ def seats_of(game: Game) -> list[Seat]:
     return list(game.seat_set.select_related("user"))
 
 
-def table_seats(game: Game) -> list[Seat]:
-    """The seats with their users and, as `barred`, whether each user is suspended now: all
-    a move needs to know of the people at the table, in one query."""
-    return hot_reads.seats_with_standing(game)
-
-
 def seat_of(seats: list[Seat], user: AnyUser) -> int | None:
     """The seat number `user` holds at this table, or None."""
     if not user.is_authenticated:
@@ -150,48 +145,30 @@ def _table(game: Game, seats: list[Seat]) -> Table:
     }
 
 
-def game_view(game: Game, user: AnyUser, seats: list[Seat] | None = None) -> GameView:
-    """The contract's game view for `user`: their own seat's view, or the public one. The
-    services leave the seats a change loaded on the game instance, so a move's answer reads
-    them again from no query."""
-    if seats is None:
-        built = _built_views(game)
-        if built is not None:  # the push of this very state built it already
-            views, public = built
-            return views.get(user.pk, public) if user.is_authenticated else public
-    seats = seats if seats is not None else game.__dict__.get("_seats") or seats_of(game)
-    (view,) = _views(game, seats, [seat_of(seats, user)])
+def game_view(game: Game, user: AnyUser) -> GameView:
+    """The contract's game view for `user`: their own seat's view, or the public one."""
+    seats = seats_of(game)
+    (view,) = _views(game, seats, game.engine_state(), [seat_of(seats, user)])
     return view
 
 
-def game_views(game: Game, seats: list[Seat]) -> tuple[dict[int, GameView], GameView]:
-    """Every seated user's view (by user id) and the public view, reading the state once and
-    building what they share once. Kept on the game instance, so the mover's answer reuses
-    its own."""
+def game_views(
+    game: Game, seats: list[Seat], state: State | None
+) -> tuple[dict[int, GameView], GameView]:
+    """Every seated user's view (by user id) and the public view of the game at `state`,
+    building what they share once."""
     players = [(seat.user_id, seat.number) for seat in seats if seat.user_id is not None]
-    public, *own = _views(game, seats, [None, *(number for _user, number in players)])
+    public, *own = _views(game, seats, state, [None, *(number for _user, number in players)])
     views = {user: view for (user, _number), view in zip(players, own, strict=True)}
-    game.__dict__["_built_views"] = (_view_key(game, seats), views, public)
     return views, public
 
 
-def _view_key(game: Game, seats: list[Seat]) -> tuple[object, ...]:
-    """What a view is made of (a new state is a new object: Game.set_engine_state)."""
-    return (id(game.state), game.seq, game.status, game.deadline, id(seats), len(seats))
-
-
-def _built_views(game: Game) -> tuple[dict[int, GameView], GameView] | None:
-    built = game.__dict__.get("_built_views")
-    seats = game.__dict__.get("_seats")
-    if built is None or seats is None or built[0] != _view_key(game, seats):
-        return None
-    return built[1], built[2]
-
-
-def _views(game: Game, seats: list[Seat], yous: list[int | None]) -> list[GameView]:
+def _views(
+    game: Game, seats: list[Seat], state: State | None, yous: list[int | None]
+) -> list[GameView]:
     """The views of these seats (None: the public view), in order; the parts every seat sees
     alike are shared by the views, so none may be changed."""
-    state, table, rematch = game.engine_state(), _table(game, seats), _rematch_id(game)
+    table, rematch = _table(game, seats), _rematch_id(game)
     active = game.status == GameStatus.ACTIVE  # an aborted game takes no more moves
     shared: GameView = {
         **table,

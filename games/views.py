@@ -35,7 +35,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 response["Retry-After"] = str(wait)
                 return response
             try:
-                game = services.game_create(user=_user(request), **form.cleaned_data)
+                game = services.game_create(user=_user(request), **form.cleaned_data).game
             except TooMany as refusal:
                 form.add_error(None, error_text(refusal.code, refusal.message))
                 return _lobby_page(request, form, status=409)
@@ -116,8 +116,8 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _act(request, lambda: services.game_rematch(game_id=game_id, user=_user(request)))
-    return redirect("table", game_id=game.pk if game else game_id)
+    outcome = _act(request, lambda: services.game_rematch(game_id=game_id, user=_user(request)))
+    return redirect("table", game_id=outcome.game.pk if outcome else game_id)
 
 
 def game_or_404(game_id: int) -> Any:

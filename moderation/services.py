@@ -97,9 +97,9 @@ def ensure_may_sanction(moderator: User, user: User) -> None:
 
 def game_abort(*, moderator: User, game_id: int, reason: str) -> Game:
     """Stop an open or running game; its players are told live and it never counts (R17)."""
-    with transaction.atomic():
-        game = games_services.game_abort(game_id=game_id)
-        audit(moderator=moderator, action="abort game", target=game, reason=reason)
+    clean_text(reason, field="reason")  # refused before anything changes
+    game = games_services.game_abort(game_id=game_id).game  # commits and tells the players
+    audit(moderator=moderator, action="abort game", target=game, reason=reason)
     return game
 
 

@@ -8,7 +8,6 @@ from games.services.away import seat_back, seat_resign
 from games.services.chat import chat_hide, chat_post
 from games.services.moves import (
     bot_step,
-    game_catch_up,
     move_apply,
     turn_expire,
     turns_expire,
@@ -28,7 +27,6 @@ __all__ = [
     "chat_hide",
     "chat_post",
     "game_abort",
-    "game_catch_up",
     "game_create",
     "game_join",
     "game_leave",

@@ -5,6 +5,8 @@ Each runs in one transaction with the game row locked (games.locks), so it never
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -21,11 +23,12 @@ from core.errors import (
     TooManyBotGames,
     TooManyOpenTables,
 )
-from games import engine, push, selectors
+from games import engine
 from games.difficulty import bot_kind_for
-from games.enqueue import game_transaction
-from games.locks import lock_game
+from games.dispatch import dispatch
+from games.locks import Table, lock_table
 from games.models import Game, GameStatus, Seat
+from games.outcome import Outcome
 from games.services.moves import start
 
 
@@ -38,11 +41,29 @@ def game_create(
     hook_rule: bool = True,
     blind_first_round: bool = True,
     bot_kind: str | None = None,
-    rematch_of: Game | None = None,
-) -> Game:
+) -> Outcome:
     """A new table: the creator takes seat 0, bots (`bot_kind`: a difficulty or an engine kind)
     the last seats; full tables start at once."""
-    ensure_can_play(user)
+    options = _options(seats, bots, turn_seconds, hook_rule, blind_first_round)
+    with transaction.atomic(durable=True):
+        outcome = _create(user, options, bot_kind)
+    dispatch(outcome)
+    return outcome
+
+
+@dataclass(frozen=True)
+class _Options:
+    seats: int
+    bots: int
+    turn_seconds: int
+    hook_rule: bool
+    blind_first_round: bool
+
+
+def _options(
+    seats: int, bots: int, turn_seconds: int | None, hook_rule: bool, blind_first_round: bool
+) -> _Options:
+    """A new table's options, checked (R2, R16)."""
     turn_seconds = turn_seconds if turn_seconds is not None else settings.TURN_SECONDS_DEFAULT
     seat_range = f"{limits.MIN_SEATS} to {limits.MAX_SEATS}"
     if not limits.MIN_SEATS <= seats <= limits.MAX_SEATS:  # R2
@@ -55,82 +76,88 @@ def game_create(
         raise Invalid(
             f"The turn limit is {turn_range} seconds (R16).", fields={"turn_seconds": [turn_range]}
         )
+    return _Options(seats, bots, turn_seconds, hook_rule, blind_first_round)
+
+
+def _create(
+    user: User, options: _Options, bot_kind: str | None, rematch_of: Game | None = None
+) -> Outcome:
+    """In the caller's transaction: the new table, started if full."""
+    ensure_can_play(user)
     bot_kind = bot_kind_for(bot_kind)  # easy, medium, hard, or an engine kind
+    seats, bots = options.seats, options.bots
+    _ensure_room(user, open_table=bots < seats - 1, bot_game=bots > 0)
     seed = engine.new_seed()
-    with game_transaction():
-        _ensure_room(user, open_table=bots < seats - 1, bot_game=bots > 0)
-        game = Game.objects.create(
-            created_by=user,
-            seats=seats,
-            bots=bots,
-            turn_seconds=turn_seconds,
-            hook_rule=hook_rule,
-            blind_first_round=blind_first_round,
-            seed=seed,
-            commitment=engine.commitment(seed),
-            rematch_of=rematch_of,
-        )
-        Seat.objects.bulk_create(
-            [Seat(game=game, number=0, user=user)]
-            + [Seat(game=game, number=n, bot_kind=bot_kind) for n in range(seats - bots, seats)]
-        )
-        if bots == seats - 1:
-            start(game)
-        else:
-            _publish_on_commit(game)
-    return game
+    game = Game.objects.create(
+        created_by=user,
+        seats=seats,
+        bots=bots,
+        turn_seconds=options.turn_seconds,
+        hook_rule=options.hook_rule,
+        blind_first_round=options.blind_first_round,
+        seed=seed,
+        commitment=engine.commitment(seed),
+        rematch_of=rematch_of,
+    )
+    Seat.objects.bulk_create(
+        [Seat(game=game, number=0, user=user)]
+        + [Seat(game=game, number=n, bot_kind=bot_kind) for n in range(seats - bots, seats)]
+    )
+    table = lock_table(game.pk)
+    return start(table) if bots == seats - 1 else _changed(table)
 
 
-def game_rematch(*, game_id: int, user: User) -> Game:
+def game_rematch(*, game_id: int, user: User) -> Outcome:
     """A new table with the same options for a finished game's players; the first player to
     ask creates it (taking seat 0), the others join it. Asking again returns the same table."""
-    with game_transaction():
-        game = lock_game(game_id)
-        if not game.seat_set.filter(user=user).exists():
+    with transaction.atomic(durable=True):
+        table = lock_table(game_id)
+        game = table.game
+        if table.seat_of(user.pk) is None:
             raise NotAPlayer("Only the game's players can start its rematch.")
         if game.status != GameStatus.FINISHED:
             raise GameNotActive("A rematch follows a finished game.")
         rematch = Game.objects.filter(rematch_of=game).first()
         if rematch is None:
-            bot_kind = next((s.bot_kind for s in game.seat_set.all() if s.is_bot), None)
-            rematch = game_create(
-                user=user,
-                seats=game.seats,
-                bots=game.bots,
-                turn_seconds=game.turn_seconds,
-                hook_rule=game.hook_rule,
-                blind_first_round=game.blind_first_round,
-                bot_kind=bot_kind,
-                rematch_of=game,
+            options = _Options(
+                game.seats, game.bots, game.turn_seconds, game.hook_rule, game.blind_first_round
             )
-            _publish_on_commit(game)  # the players at the old table see the invitation
-            return rematch
-    return (
-        game_join(game_id=rematch.pk, user=user) if rematch.status == GameStatus.OPEN else rematch
-    )
+            bot_kind = next((s.bot_kind for s in table.seats if s.is_bot), None)
+            outcome = _create(user, options, bot_kind, rematch_of=game)
+            invited = _changed(table)  # the players at the old table see the invitation
+        else:
+            rematch_table, invited = lock_table(rematch.pk), None
+            opened = rematch.status == GameStatus.OPEN
+            outcome = _join(rematch_table, user) if opened else _unchanged(rematch_table)
+    if invited is not None:
+        dispatch(invited)
+    dispatch(outcome)
+    return outcome
 
 
-def game_join(*, game_id: int, user: User) -> Game:
+def game_join(*, game_id: int, user: User) -> Outcome:
     """Take the lowest free seat; the game starts when the last seat fills. Joining a table one
     already sits at is a no-op, so a retried request is harmless."""
+    with transaction.atomic(durable=True):
+        outcome = _join(lock_table(game_id), user)
+    dispatch(outcome)
+    return outcome
+
+
+def _join(table: Table, user: User) -> Outcome:
+    game = table.game
+    if table.seat_of(user.pk) is not None:
+        return _unchanged(table)
     ensure_can_play(user)
-    with game_transaction():
-        game = lock_game(game_id)
-        seats = list(game.seat_set.all())
-        if any(seat.user_id == user.pk for seat in seats):
-            return game
-        if game.status != GameStatus.OPEN:
-            raise GameFull("This table has started or ended: no seat is free.")
-        taken = {seat.number for seat in seats}
-        free = [n for n in range(game.seats) if n not in taken]
-        # A seat that fills the table starts the game: only one that leaves it open counts.
-        _ensure_room(user, open_table=len(free) > 1, bot_game=False)
-        Seat.objects.create(game=game, number=free[0], user=user)
-        if len(free) == 1:
-            start(game)
-        else:
-            _publish_on_commit(game)
-    return game
+    if game.status != GameStatus.OPEN:
+        raise GameFull("This table has started or ended: no seat is free.")
+    taken = {seat.number for seat in table.seats}
+    free = [n for n in range(game.seats) if n not in taken]
+    # A seat that fills the table starts the game: only one that leaves it open counts.
+    _ensure_room(user, open_table=len(free) > 1, bot_game=False)
+    Seat.objects.create(game=game, number=free[0], user=user)
+    table = lock_table(game.pk)
+    return start(table) if len(free) == 1 else _changed(table)
 
 
 def _ensure_room(user: User, *, open_table: bool, bot_game: bool) -> None:
@@ -172,53 +199,61 @@ def _bot_games(user: User) -> QuerySet[Game]:
     ).exclude(Exists(other_people))
 
 
-def game_leave(*, game_id: int, user: User) -> Game:
+def game_leave(*, game_id: int, user: User) -> Outcome:
     """Give up one's seat before the start; a table nobody sits at any more is aborted."""
-    with transaction.atomic():
-        game = lock_game(game_id)
-        seat = game.seat_set.filter(user=user).first()
+    with transaction.atomic(durable=True):
+        table = lock_table(game_id)
+        game, seat = table.game, table.seat_of(user.pk)
         if seat is None:
             raise NotAPlayer("You do not sit at this table.")
         if game.status != GameStatus.OPEN:
             raise GameNotActive("Seats can only be left before the game starts.")
         seat.delete()
-        if not game.seat_set.filter(user__isnull=False).exists():
+        seats = [other for other in table.seats if other.number != seat.number]
+        if not any(other.user_id is not None for other in seats):
             game.status = GameStatus.ABORTED
             game.finished_at = timezone.now()
             game.save(update_fields=["status", "finished_at"])
-        push.publish_on_commit(game, selectors.table_seats(game), lobby=True, departed=user.pk)
-    return game
+        outcome = replace(_changed(table), seats=seats, departed=frozenset({user.pk}))
+    dispatch(outcome)
+    return outcome
 
 
-def _publish_on_commit(game: Game) -> None:
-    """The table changed (seats, status): its sockets and the lobbies hear of it after commit."""
-    push.publish_on_commit(game, selectors.table_seats(game), lobby=True)
+def _changed(table: Table) -> Outcome:
+    """The table changed (seats, status): its sockets and the lobbies hear of it."""
+    return Outcome(table.game, table.seats, table.game.engine_state(), lobby=True)
 
 
-def game_abort(*, game_id: int) -> Game:
+def _unchanged(table: Table) -> Outcome:
+    return Outcome(table.game, table.seats, table.game.engine_state(), changed=False)
+
+
+def game_abort(*, game_id: int) -> Outcome:
     """Stop an open or running game: status aborted, players told live; it never counts."""
-    with transaction.atomic():
-        game = lock_game(game_id)
-        if game.status not in (GameStatus.OPEN, GameStatus.ACTIVE):
+    with transaction.atomic(durable=True):
+        table = lock_table(game_id)
+        if table.game.status not in (GameStatus.OPEN, GameStatus.ACTIVE):
             raise GameNotActive("Only an open or running game can be aborted.")
-        abort_locked(game)
-    return game
+        outcome = abort_locked(table)
+    dispatch(outcome)
+    return outcome
 
 
-def abort_locked(game: Game) -> None:
-    """Under the game's lock: status aborted, no turn, players and lobbies told after commit."""
+def abort_locked(table: Table) -> Outcome:
+    """Under the game's lock: status aborted, no turn; players and lobbies are to hear of it."""
+    game = table.game
     game.status = GameStatus.ABORTED
     game.finished_at = timezone.now()
     game.deadline = None
     game.to_act = None
     game.save(update_fields=["status", "finished_at", "deadline", "to_act"])
-    _publish_on_commit(game)
+    return _changed(table)
 
 
 def game_void(*, game_id: int, voided: bool = True) -> bool:
     """Void (or restore) a finished game (R17); False when it already was so."""
     with transaction.atomic():
-        game = lock_game(game_id)
+        game = lock_table(game_id).game
         if game.status != GameStatus.FINISHED:
             raise GameNotActive("Only a finished game can be voided.")
         if game.voided == voided:
@@ -238,9 +273,9 @@ def turns_expedite(*, user_id: int) -> int:
     games = Game.objects.filter(status=GameStatus.ACTIVE, seat_set__user_id=user_id)
     for game_id in games.values_list("pk", flat=True):
         with transaction.atomic():
-            game = lock_game(game_id)
-            seat = game.seat_set.filter(user_id=user_id).values_list("number", flat=True).first()
-            if game.status == GameStatus.ACTIVE and seat is not None and game.to_act == seat:
+            table = lock_table(game_id)
+            game, seat = table.game, table.seat_of(user_id)
+            if game.status == GameStatus.ACTIVE and seat is not None and game.to_act == seat.number:
                 game.deadline = timezone.now()
                 game.save(update_fields=["deadline"])
                 expedited += 1

@@ -115,7 +115,10 @@ def play_to_end(
     on_view: Callable[[int, dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Play the game through HTTP: whoever is `to_act` fetches their own view and sends a move
-    from its `legal` field with its `seq`. Returns the last mover's view of the finished game."""
+    from its `legal` field with its `seq`. Returns the last mover's view of the finished game.
+
+    A move's answer is the game as that move left it; the bots' replies (eager tasks in tests)
+    come after it, so the mover reads the game again."""
     view = players[0].view(game_id)
     while view["status"] == "active":
         seat = view["to_act"]
@@ -128,8 +131,8 @@ def play_to_end(
             game_id, {**choose_move(mine["legal"], rng), "seq": mine["seq"]}
         )
         assert response.status_code == 200, response.content
-        view = response.json()
-        assert view["seq"] > mine["seq"]
+        assert response.json()["seq"] > mine["seq"]
+        view = players[seat].view(game_id)
     return view
 
 

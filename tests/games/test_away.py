@@ -30,10 +30,11 @@ LIMITS = [20, 24 * 3600]  # a quick table and a correspondence table
 AWAY_SECONDS = 5
 
 
-def catch_up_at(game_id: int, moment: datetime) -> Game:
-    """Look at the game with the timer's clock at `moment` (R16 catch-up)."""
+def sweep_at(game_id: int, moment: datetime) -> Game:
+    """The timer's sweep runs with its clock at `moment` (R16); the game after it."""
     with services_clock_at(moment):
-        return services.game_catch_up(game_id)
+        services.turns_expire()
+    return game_row(game_id)
 
 
 def expire_next(game_id: int) -> tuple[int, datetime]:
@@ -41,7 +42,7 @@ def expire_next(game_id: int) -> tuple[int, datetime]:
     game = game_row(game_id)
     assert game.to_act is not None and game.deadline is not None
     seat, deadline = game.to_act, game.deadline
-    after = catch_up_at(game_id, deadline)
+    after = sweep_at(game_id, deadline)
     assert after.seq > game.seq and after.deadline is not None and after.deadline > deadline
     return seat, deadline
 

@@ -23,9 +23,11 @@ LIMIT = 20
 at = services_clock_at
 
 
-def catch_up_at(game_id: int, moment: datetime) -> Game:
+def sweep_at(game_id: int, moment: datetime) -> Game:
+    """The timer's sweep runs with its clock at `moment` (R16); the game after it."""
     with at(moment):
-        return services.game_catch_up(game_id)
+        services.turns_expire()
+    return game_row(game_id)
 
 
 @pytest.fixture
@@ -56,7 +58,7 @@ def test_the_turn_after_an_auto_move_gets_its_full_limit_from_that_auto_move(
     game_id, _ = table
     seq, seat, deadline = running(game_id)
     found = deadline + timedelta(seconds=2)  # the timer a little late, within its grace
-    after = catch_up_at(game_id, found)
+    after = sweep_at(game_id, found)
     assert after.seq == seq + 1 and after.to_act != seat
     assert EventRow.objects.get(game_id=game_id, seq=seq + 1).auto
     # Not deadline + LIMIT (what the missed deadline would leave): the full limit from now.
@@ -69,12 +71,12 @@ def test_a_turn_found_long_past_its_deadline_gets_a_fresh_limit_once_then_expire
     game_id, _ = table
     seq, seat, deadline = running(game_id)
     outage_over = deadline + OUTAGE_GRACE + timedelta(minutes=10)
-    renewed = catch_up_at(game_id, outage_over)
+    renewed = sweep_at(game_id, outage_over)
     assert renewed.seq == seq and renewed.to_act == seat  # nobody was auto-moved
     assert renewed.deadline == outage_over + timedelta(seconds=LIMIT)
     assert expiries(game_id, seat) == (0, False)  # no expiry counted (R18)
     # The renewed turn is the limit, whatever happens to the timer again (R16).
-    again = catch_up_at(game_id, renewed.deadline + OUTAGE_GRACE + timedelta(minutes=10))
+    again = sweep_at(game_id, renewed.deadline + OUTAGE_GRACE + timedelta(minutes=10))
     assert again.seq == seq + 1 and again.to_act != seat
     assert EventRow.objects.get(game_id=game_id, seq=seq + 1).auto
     assert expiries(game_id, seat) == (1, False)
@@ -87,7 +89,7 @@ def test_after_an_outage_a_table_nobody_watched_auto_moves_nobody(
     game_id, _ = table
     seq, _, deadline = running(game_id)
     # Hours later: the chain of missed deadlines is not played out in the players' absence.
-    catch_up_at(game_id, deadline + timedelta(hours=3))
+    sweep_at(game_id, deadline + timedelta(hours=3))
     assert game_row(game_id).seq == seq
     assert not EventRow.objects.filter(game_id=game_id, auto=True).exists()
 

@@ -188,12 +188,15 @@ def test_game_with_three_bots_is_played_to_the_end_by_the_one_human(
     assert view["players"][0]["username"] == human.username
     moves = 0
     rng = random.Random(4)
+    # Each answer is the game as that request left it; the bots reply in their own tasks (eager
+    # in tests) before the human looks again, so the human is always the one to act then.
+    view = human.view(game_id)
     while view["status"] == "active":
-        # Bots reply inside the human's request, so the human is always the one to act.
         assert view["to_act"] == 0 and view["you"] == 0 and view["legal"], view
         response = human.move(game_id, {**choose_move(view["legal"], rng), "seq": view["seq"]})
         assert response.status_code == 200, response.content
-        view = response.json()
+        assert response.json()["seq"] > view["seq"]
+        view = human.view(game_id)
         moves += 1
     assert view["status"] == "finished"
     assert len(view["scores"]) == 15  # R2: 4 players → 15 rounds

@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import engine, services, tasks
 from games.models import Seat
+from notifications import tasks as notification_tasks
 from review import tasks as review_tasks
 from tests.games.helpers import Player, choose_move, game_row, seat_players
 
@@ -36,14 +37,15 @@ def advance_until(game_id: int, done: Callable[[engine.State], bool]) -> engine.
 
 def counted_move(game_id: int, player: Player) -> int:
     """The queries of one HTTP move by `player` (the first legal card), its pushes after the
-    commit included; the deadline's task and a finished game's review run later, in the
-    worker. The test's own savepoints (the test runs in a transaction; a request would begin
-    and commit one) are not counted."""
+    commit included; the deadline's task, the turn's notice and a finished game's review run
+    later, in the worker. The test's own savepoints (the test runs in a transaction; a
+    request would begin and commit one) are not counted."""
     view = player.view(game_id)
     body = {**choose_move(view["legal"], None), "seq": view["seq"]}
     with (
         mock.patch.object(tasks.turn_expire, "apply_async"),
         mock.patch.object(review_tasks.review_game, "delay"),
+        mock.patch.object(notification_tasks.turn_notify, "apply_async"),
         TestCase.captureOnCommitCallbacks(execute=True),
         CaptureQueriesContext(connection) as queries,
     ):

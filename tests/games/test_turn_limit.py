@@ -1,5 +1,5 @@
-"""R16 through the API: an expired turn is played for the seat as soon as anyone looks or
-moves, and a late move never sneaks in after it."""
+"""R16 through the API: an expired turn is played for the seat by the timer, or by the next
+move that finds it, and a late move never sneaks in after it; looking changes nothing."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from games import services
 from games.models import Event as EventRow
 from games.models import Game
 from tests.games.helpers import Player, assert_error, game_row, seat_players
@@ -27,7 +28,7 @@ def started_in_bidding(make_player: Callable[..., Player]) -> tuple[int, list[Pl
     return game_id, people
 
 
-def test_an_expired_bid_is_made_for_the_seat_when_anyone_looks(
+def test_an_expired_bid_is_made_for_the_seat_when_the_timer_runs_not_when_anyone_looks(
     make_player: Callable[..., Player], stranger: Player
 ) -> None:
     game_id, people = started_in_bidding(make_player)
@@ -35,6 +36,8 @@ def test_an_expired_bid_is_made_for_the_seat_when_anyone_looks(
     late = before.to_act
     assert late is not None and before.deadline is not None
     expire_turn(game_id)
+    assert stranger.view(game_id)["seq"] == before.seq  # a read never writes
+    services.turns_expire()
     view = stranger.view(game_id)
     assert view["seq"] == before.seq + 1  # one auto-move; the next turn's clock runs from it
     auto = EventRow.objects.get(game_id=game_id, seq=before.seq + 1)

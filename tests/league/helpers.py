@@ -103,24 +103,26 @@ def counts(game: Game) -> bool:
 
 def play_out(game_id: int, rng: random.Random) -> Game:
     """Play an active game to its end through games.services.move_apply, each human decision a
-    random legal move (bots reply inside the services); then the league rates, as its task
-    does once the last move has committed."""
+    random legal move (the bots reply in their own tasks, eager in tests, once each move has
+    committed, so the game is read again after it); then the league rates, as its task does
+    once the last move has committed."""
     game = Game.objects.get(pk=game_id)
     seat_users = {seat.number: seat.user for seat in game.seat_set.select_related("user")}
     while game.status == GameStatus.ACTIVE:
         state = game.engine_state()
         assert state is not None and state.to_act is not None
         user = seat_users[state.to_act]
-        assert user is not None, "bots reply inside the services"
+        assert user is not None, "the bots have replied"
         move = rng.choice(engine.legal_moves(state))
-        game = services.move_apply(game_id=game_id, user=user, body=move.to_json())
+        services.move_apply(game_id=game_id, user=user, body=move.to_json())
+        game = Game.objects.get(pk=game_id)
     league_services.games_rate()
     return game
 
 
 class _TimerAtEachDeadline:
     """The timer's clock when it finds every turn exactly at its deadline: it reads the game's
-    running deadline (inside the catch-up's transaction too), for `count` turns, and then
+    running deadline (inside the timer's transaction too), for `count` turns, and then
     stands still at the last of them."""
 
     def __init__(self, game_id: int, count: int) -> None:
@@ -153,13 +155,14 @@ def decisions_left(game: Game) -> int:
 
 def expire_turns(game_id: int, count: int) -> Game:
     """R16: let the next `count` turns of an all-human game run out, each found by the timer
-    at its deadline (games.services.game_catch_up makes the auto-moves under one lock); each
-    next turn's limit counts from the auto-move before it."""
+    at its deadline (the timer's task, games.services.turn_expire, makes the auto-moves under
+    one lock); each next turn's limit counts from the auto-move before it."""
     clock = _TimerAtEachDeadline(game_id, count)
+    seq = Game.objects.values_list("seq", flat=True).get(pk=game_id)
     with mock.patch.object(services.moves, "timezone", clock):
-        game = services.game_catch_up(game_id)
-    assert clock.left == 0, "the game ended first"
-    return game
+        applied = services.turn_expire(game_id=game_id, seq=seq)
+    assert applied == count, "the game ended first"
+    return Game.objects.get(pk=game_id)
 
 
 def play_to_last_card(game_id: int) -> Game:
@@ -214,8 +217,8 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
 
 def human_table(users: Sequence[User]) -> Game:
     """An all-human table created and filled through the services (it starts when full)."""
-    game = services.game_create(user=users[0], seats=len(users))
+    game = services.game_create(user=users[0], seats=len(users)).game
     for user in users[1:]:
-        game = services.game_join(game_id=game.pk, user=user)
+        game = services.game_join(game_id=game.pk, user=user).game
     assert game.status == GameStatus.ACTIVE
     return game

@@ -37,9 +37,9 @@ def test_a_game_with_bot_seats_leaves_ratings_and_standings_unchanged(
 ) -> None:
     humans = rated_players(make_users)[:2]
     before = snapshot()
-    game = services.game_create(user=humans[0], seats=6, bots=4)
+    game = services.game_create(user=humans[0], seats=6, bots=4).game
     for user in humans[1:]:
-        game = services.game_join(game_id=game.pk, user=user)
+        game = services.game_join(game_id=game.pk, user=user).game
     assert game.status == GameStatus.ACTIVE
 
     game = play_out(game.pk, random.Random(3))
@@ -75,7 +75,7 @@ def test_a_table_every_human_left_is_aborted_and_rates_nobody(
 ) -> None:
     humans = rated_players(make_users, 3)
     before = snapshot()
-    game = services.game_create(user=humans[0], seats=6, bots=2)
+    game = services.game_create(user=humans[0], seats=6, bots=2).game
     services.game_join(game_id=game.pk, user=humans[1])
     services.game_leave(game_id=game.pk, user=humans[1])
     services.game_leave(game_id=game.pk, user=humans[0])
@@ -150,7 +150,7 @@ def test_a_voided_game_leaves_the_league_and_a_rebuild_without_it(
 
 def test_the_same_user_cannot_take_two_seats(make_users: Callable[..., list[User]]) -> None:
     ann, bob = make_users(2)
-    game = services.game_create(user=ann, seats=3)
+    game = services.game_create(user=ann, seats=3).game
 
     services.game_join(game_id=game.pk, user=ann)  # joining a table one sits at: a no-op
     services.game_join(game_id=game.pk, user=bob)

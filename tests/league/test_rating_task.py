@@ -57,7 +57,7 @@ def test_the_last_move_commits_and_then_the_league_rates_the_game(
     state = game.engine_state()
     assert state is not None and state.to_act is not None
 
-    # A real commit: the move's on-commit signal sends the league's task (eager here).
+    # A real commit: once the move has committed, its signal sends the league's task (eager here).
     games_services.move_apply(
         game_id=game.pk, user=players[state.to_act], body=engine.auto_move(state).to_json()
     )

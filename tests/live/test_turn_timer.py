@@ -1,5 +1,5 @@
-"""R16 without Celery: `services.turns_expire()` (what the beat task calls) and the catch-up on
-every read play exactly the rule's auto-move for an expired turn, start the next turn's full
+"""R16 without Celery: `services.turns_expire()` (what the beat task calls) and the move that
+finds an expired turn play exactly the rule's auto-move for it, start the next turn's full
 limit at that auto-move, push the new views, and leave a late human move nothing to change;
 a turn found long past its deadline (the timer was down) gets a fresh limit instead."""
 
@@ -93,7 +93,8 @@ async def test_a_table_found_long_past_its_deadline_gets_a_fresh_limit_and_no_au
     assert expired.deadline is not None
     looked = timezone.now()
 
-    view = await db(people[0].view, game_id)  # GET /api/v1/games/{id}/ catches up first
+    await db(services.turns_expire)  # the timer's sweep, back up
+    view = await db(people[0].view, game_id)
 
     rows = await db(assert_rows_consistent, game_id)
     assert view["seq"] == rows[-1].seq == expired.seq  # nobody was auto-moved
@@ -108,7 +109,7 @@ async def test_a_table_found_long_past_its_deadline_gets_a_fresh_limit_and_no_au
 
     # Found on time, the renewed turn expires: one auto-move, the next turn's limit from it.
     again = await db(expire_turn, game_id)
-    view = await db(people[0].view, game_id)
+    await db(services.turns_expire)
     rows = await db(assert_rows_consistent, game_id)
     autos = [row for row in rows if row.auto and row.type in engine.PLAYER_DECISIONS]
     assert len(autos) == 1 and autos[0].seq == again.seq + 1 and autos[0].seat == again.to_act
@@ -138,7 +139,7 @@ async def test_a_human_move_after_the_deadline_is_refused_because_the_auto_move_
         code = response.json()["error"]["code"]
     assert code in {"stale_state", "not_your_turn"}
 
-    # Straight from the rows, before anyone reads the game (a read would catch up by itself).
+    # Straight from the rows.
     rows = await db(event_rows, game_id)
     assert len(rows) > expired.seq, "the expired turn's auto-move was not recorded"
     decision = rows[expired.seq]

@@ -30,11 +30,11 @@ def test_a_suspension_waiting_on_a_move_never_expedites_the_next_players_turn(
     holding = threading.Event()
     real_record = moves._record
 
-    def slow_record(*args: Any, **kwargs: Any) -> None:
+    def slow_record(*args: Any, **kwargs: Any) -> Any:
         # The move holds the game's lock while the suspension arrives.
         holding.set()
         time.sleep(0.5)
-        real_record(*args, **kwargs)
+        return real_record(*args, **kwargs)
 
     monkeypatch.setattr(moves, "_record", slow_record)
 

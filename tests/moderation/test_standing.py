@@ -4,8 +4,10 @@ its turns are auto-moved (R16) without waiting. Lifting the suspension restores 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -59,14 +61,16 @@ def log_in(client: Client, player: Player) -> bool:
     return signed_in
 
 
-def move_by_whoever_acts(players: list[Player], game_id: int) -> int:
-    """The seat to act makes its first legal move through REST; returns that seat."""
+def move_by_whoever_acts(players: list[Player], game_id: int) -> dict[str, Any]:
+    """The seat to act makes its first legal move through REST; returns the answer, the game
+    as that move left it."""
     seat = Game.objects.get(pk=game_id).to_act
     assert seat is not None
     mine = players[seat].view(game_id)
     response = players[seat].move(game_id, {**choose_move(mine["legal"], None), "seq": mine["seq"]})
     assert response.status_code == 200, response.content
-    return seat
+    answer: dict[str, Any] = json.loads(response.content)
+    return answer
 
 
 # -- doors -----------------------------------------------------------------------------------
@@ -104,7 +108,7 @@ def test_a_suspension_that_has_ended_shuts_nothing(make_player: Callable[..., Pl
     )
     assert log_in(Client(), player)
     assert player.client.get(f"{API}/accounts/me/").status_code == 200
-    assert services.game_create(user=user_of(player), seats=3).pk
+    assert services.game_create(user=user_of(player), seats=3).game.pk
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -170,7 +174,7 @@ def test_the_services_refuse_a_suspended_player_to_create_join_or_move(
     assert seat is not None
     mover = players[seat]
     newcomer = make_player()
-    open_table = services.game_create(user=user_of(players[0]), seats=4)
+    open_table = services.game_create(user=user_of(players[0]), seats=4).game
     move = choose_move(mover.view(running.pk)["legal"], None)
     suspend(mover, kind)
     suspend(newcomer, kind)
@@ -192,14 +196,16 @@ def test_the_services_refuse_a_suspended_player_to_create_join_or_move(
     lift(newcomer)
     lift(mover)
 
-    assert services.game_join(game_id=open_table.pk, user=user_of(newcomer)).seat_set.count() == 2
+    joined_table = services.game_join(game_id=open_table.pk, user=user_of(newcomer)).game
+    assert joined_table.seat_set.count() == 2
     services.turns_expire()  # the turn that fell due while they were suspended
     for _ in range(6):
         if Game.objects.get(pk=running.pk).to_act == seat:
             break
         move_by_whoever_acts(players, running.pk)
     move = choose_move(mover.view(running.pk)["legal"], None)
-    assert services.move_apply(game_id=running.pk, user=user_of(mover), body=move).to_act != seat
+    outcome = services.move_apply(game_id=running.pk, user=user_of(mover), body=move)
+    assert outcome.game.to_act != seat
 
 
 # -- the seat of a suspended player at a running table ---------------------------------------
@@ -245,15 +251,18 @@ def test_a_suspended_players_later_turns_are_due_the_moment_they_start(
     assert game.deadline is not None and game.deadline > timezone.now()  # not their turn yet
 
     for _ in range(3):  # the turn comes round to them (after a trump choice, at the latest)
-        if Game.objects.get(pk=game_id).to_act == target:
+        started = move_by_whoever_acts(players, game_id)
+        if started["to_act"] == target:
             break
-        move_by_whoever_acts(players, game_id)
-    game = Game.objects.get(pk=game_id)
 
-    assert game.to_act == target
-    assert game.deadline is not None and game.deadline <= timezone.now()
-    assert services.turns_expire() == 1
+    # The game as the move that started their turn left it: that turn is due at once.
+    assert started["to_act"] == target
+    assert datetime.fromisoformat(started["deadline"]) <= timezone.now()
+    # That move sent the turn's timer task (eager in tests), which auto-moved it (R16).
+    row = EventRow.objects.get(game_id=game_id, seq=started["seq"] + 1)
+    assert row.seat == target and row.auto
     assert Game.objects.get(pk=game_id).to_act != target
+    assert services.turns_expire() == 0  # nothing was left for the sweep
 
 
 def test_only_the_games_where_the_suspended_player_is_to_act_are_hurried(
@@ -294,4 +303,4 @@ def test_after_the_lift_the_players_turns_get_the_full_time_again(
     assert game.to_act == target
     assert game.deadline is not None
     assert game.deadline > timezone.now() + timedelta(seconds=30)
-    assert move_by_whoever_acts(players, running.pk) == target
+    assert move_by_whoever_acts(players, running.pk)["you"] == target

@@ -37,7 +37,7 @@ def test_rest_answers_503_unavailable_with_retry_after(
     def fails(*args: Any, **kwargs: Any) -> None:
         raise error("the connection was closed")
 
-    monkeypatch.setattr("games.services.game_catch_up", fails)
+    monkeypatch.setattr("games.selectors.game_get", fails)  # the view's read of the game
     response = players[0].client.get(f"{API}/games/{game_id}/")
     body = assert_error(response, 503, "unavailable")
     assert "connection" not in body["message"]  # the driver's words stay in the log

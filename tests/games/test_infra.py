@@ -1,17 +1,19 @@
-"""The move's one read (the game row locked with its seats and their standing) gives what the
-ORM gives, seat for seat, with a suspension in force seen as barred and a bot seat without a
-user."""
+"""games.infra: the move's one read (the game row locked with its seats and their standing)
+gives what the ORM gives, seat for seat, with a suspension in force seen as barred and a bot
+seat without a user; its one write stores what the ORM would; Django's pin holds."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
 
+import django
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.infra import DJANGO_PIN
 from accounts.models import Suspension
-from games import hot_reads
+from games import infra
 from games.models import Game, Seat
 from tests.games.helpers import Player, seat_players
 
@@ -30,9 +32,9 @@ def test_the_locked_table_is_the_game_and_its_seats_in_order_with_their_standing
     )
 
     with transaction.atomic():
-        found = hot_reads.locked_table(game_id)
+        found = infra.locked_table(game_id)
     assert found is not None
-    game, seats = found
+    game, seats, barred = found
 
     expected = Game.objects.get(pk=game_id)
     assert (game.pk, game.seq, game.state, game.created_by.username) == (
@@ -46,12 +48,18 @@ def test_the_locked_table_is_the_game_and_its_seats_in_order_with_their_standing
     assert [seat.user.username if seat.user else None for seat in seats] == [
         seat.user.username if seat.user else None for seat in orm_seats
     ]
-    barred = {seat.user_id: seat.barred for seat in seats}  # type: ignore[attr-defined]
-    assert barred[people[1].user_id] is True and barred[people[0].user_id] is False
+    numbers = {seat.user_id: seat.number for seat in seats}
+    assert barred == {numbers[people[1].user_id]}
     assert any(seat.user_id is None for seat in seats)  # the bot's seat is read too
 
 
 def test_no_game_gives_none(db: None) -> None:
     with transaction.atomic():
-        assert hot_reads.locked_table(10**12) is None
-        assert hot_reads.locked_table(2**70) is None  # an id no column can hold
+        assert infra.locked_table(10**12) is None
+        assert infra.locked_table(2**70) is None  # an id no column can hold
+
+
+def test_django_is_the_version_the_hand_written_sql_was_measured_and_checked_on() -> None:
+    # accounts.infra and games.infra build instances from rows as Django 5.2 does: a new
+    # Django is measured (bench/live.py) and checked again (this module) before the pin moves.
+    assert django.VERSION[:2] == DJANGO_PIN

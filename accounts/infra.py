@@ -1,6 +1,7 @@
 """Hand-written SQL rows turned back into model instances, as the ORM would make them: the
-few reads on every request's or move's path skip building and compiling querysets, which cost
-the web process more CPU than the database spent answering them."""
+reads on every request's and move's path skip building querysets, which cost the web process
+more CPU than the database spent answering them (games/infra.py gives the figures). Public
+APIs of Django only; tests/accounts/test_infra.py fails when Django's pin moves."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from rest_framework.authtoken.models import Token
 
 from accounts.models import Suspension
 from core import fastjson
+
+DJANGO_PIN = (5, 2)  # pyproject.toml: django>=5.2,<5.3
 
 Converter = Callable[[Any, Any, Any], Any]
 

@@ -1,0 +1,140 @@
+"""What every move reads (the game row locked, its seats, users and standing) and writes (its
+event rows, the game's new state), in hand-written SQL: through querysets they cost one web
+process too much CPU for the floor of docs/architecture.md (bench/live.py: socket K = 20
+211 moves/s through the ORM, 408 with these). Public APIs of Django only, as accounts.infra,
+whose pin test covers these too."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import connection
+from django.db.models import Field, JSONField, Model
+
+from accounts.infra import Columns, in_force, suspension_columns
+from accounts.models import Suspension
+from core import fastjson
+from games.models import Event, Game, Seat
+
+
+# -- the read -----------------------------------------------------------------------------------
+@cache
+def _game_columns() -> tuple[Columns, Columns]:
+    return Columns(Game, "g"), Columns(User, "c")
+
+
+@cache
+def _seat_columns() -> tuple[Columns, Columns, Columns]:
+    return Columns(Seat, "s"), Columns(User, "u"), suspension_columns("x")
+
+
+def _lock_clause(*, skip_locked: bool) -> str:
+    features = connection.features
+    if not features.has_select_for_update:
+        return ""  # SQLite: a write transaction holds the whole database anyway
+    clause = " FOR NO KEY UPDATE" if features.has_select_for_no_key_update else " FOR UPDATE"
+    if features.has_select_for_update_of:
+        clause += " OF g"  # the game row only, not its creator's
+    return clause + (" SKIP LOCKED" if skip_locked else "")
+
+
+def locked_table(
+    game_id: int, *, skip_locked: bool = False
+) -> tuple[Game, list[Seat], frozenset[int]] | None:
+    """The game row with its creator, locked until the transaction ends, its seats in order
+    with their users, and the seat numbers whose user is barred now; one query. None if there
+    is no such game (or, with skip_locked, another transaction holds it)."""
+    low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
+    if not low <= game_id <= high:
+        return None  # as the ORM finds no row for an id no column can hold
+    game_cols, creator_cols = _game_columns()
+    seat_cols, user_cols, suspension_cols = _seat_columns()
+    sql = (
+        f"SELECT {game_cols.sql}, {creator_cols.sql}, {seat_cols.sql}, {user_cols.sql},"
+        f" {suspension_cols.sql} FROM {Game._meta.db_table} g"
+        f" INNER JOIN {User._meta.db_table} c ON c.id = g.created_by_id"
+        f" LEFT OUTER JOIN {Seat._meta.db_table} s ON s.game_id = g.id"
+        f" LEFT OUTER JOIN {User._meta.db_table} u ON u.id = s.user_id"
+        f" LEFT OUTER JOIN {Suspension._meta.db_table} x ON x.user_id = s.user_id"
+        f" WHERE g.id = %s ORDER BY s.number" + _lock_clause(skip_locked=skip_locked)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+    if not rows:
+        return None
+    game: Game = game_cols.build(rows[0][: len(game_cols)])
+    at = len(game_cols) + len(creator_cols)
+    Game.created_by.field.set_cached_value(game, creator_cols.build(rows[0][len(game_cols) : at]))
+    seats, barred = [], set()
+    for row in rows:
+        if row[at] is None:
+            continue  # a table nobody sits at
+        users_at = at + len(seat_cols)
+        suspension_at = users_at + len(user_cols)
+        seat: Seat = seat_cols.build(row[at:users_at])
+        user = user_cols.build(row[users_at:suspension_at]) if seat.user_id is not None else None
+        Seat.user.field.set_cached_value(seat, user)
+        seats.append(seat)
+        if in_force(suspension_cols, row[suspension_at:]):
+            barred.add(seat.number)
+    return game, seats, frozenset(barred)
+
+
+# -- the write ----------------------------------------------------------------------------------
+EVENT_COLUMNS = ("game", "seq", "type", "seat", "auto", "payload", "created_at")
+
+
+def game_record(rows: Sequence[Event], game: Game, names: Sequence[str]) -> None:
+    """Append the event rows and write these fields of the game to its row, as
+    `bulk_create(rows)` and `save(update_fields=names)` would; one statement on PostgreSQL."""
+    update, update_params = _game_update(game, names)
+    if not rows:
+        _execute(update, update_params)
+        return
+    insert, insert_params = _events_insert(rows)
+    if connection.vendor == "postgresql":
+        _execute(f"WITH appended AS ({insert}) {update}", insert_params + update_params)
+    else:
+        _execute(insert, insert_params)
+        _execute(update, update_params)
+
+
+def _prepared(field: Field[Any, Any], value: Any) -> Any:
+    if isinstance(field, JSONField):
+        return None if value is None else fastjson.dumps(value)
+    return field.get_db_prep_save(value, connection)
+
+
+@cache
+def _fields(model: type[Model], names: tuple[str, ...]) -> list[Field[Any, Any]]:
+    return [model._meta.get_field(name) for name in names]  # type: ignore[misc]
+
+
+def _events_insert(rows: Sequence[Event]) -> tuple[str, list[Any]]:
+    fields = _fields(Event, EVENT_COLUMNS)
+    params = [_prepared(field, getattr(row, field.attname)) for row in rows for field in fields]
+    columns = ", ".join(_quote(str(field.column)) for field in fields)
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    values = ", ".join([one] * len(rows))
+    return f"INSERT INTO {Event._meta.db_table} ({columns}) VALUES {values}", params
+
+
+def _game_update(game: Game, names: Sequence[str]) -> tuple[str, list[Any]]:
+    fields = _fields(Game, tuple(names))
+    assignments = ", ".join(f"{_quote(str(field.column))} = %s" for field in fields)
+    params = [_prepared(field, getattr(game, field.attname)) for field in fields]
+    key = _quote(str(Game._meta.pk.column))
+    return f"UPDATE {Game._meta.db_table} SET {assignments} WHERE {key} = %s", [*params, game.pk]
+
+
+def _execute(sql: str, params: list[Any]) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
