@@ -11,8 +11,9 @@ from unittest import mock
 import pytest
 from django.db import transaction
 
-from games import consumers, push, selectors
-from games.locks import lock_game
+from games import consumers, push
+from games.locks import lock_table
+from games.outcome import Outcome
 from tests.live.helpers import QUIET, Sockets, db, event_rows, open_seats, rest_move, table
 from tests.live.test_redis import layer_settings
 
@@ -56,8 +57,9 @@ async def test_a_socket_that_missed_a_push_gets_the_view_and_the_rows_it_missed(
 def push_again(game_id: int) -> None:
     """The game's views pushed once more, as they stand (the same seq)."""
     with transaction.atomic():
-        game = lock_game(game_id)
-        push.publish_on_commit(game, selectors.table_seats(game))
+        table = lock_table(game_id)
+    unchanged = Outcome(table.game, table.seats, table.game.engine_state())
+    push.send_many(push.messages_of(unchanged))
 
 
 async def test_a_socket_that_missed_nothing_is_sent_nothing_more(sockets: Sockets) -> None:
