@@ -3,9 +3,7 @@ messages."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -25,7 +23,7 @@ from apikit.unavailable import refusal_or_unavailable
 from core import fastjson
 from core.errors import Error, error_body
 from core.text import json_problem
-from games import layers, listeners, presence, push, selectors, services, socket_quota
+from games import presence, push, selectors, services, socket_quota
 from games.models import Game, GameStatus, Seat
 from games.move_input import MOVE_KINDS, move_request, socket_move_body
 from games.selectors import GameView
@@ -35,7 +33,6 @@ from games.selectors import GameView
 # different games overlap there, while one game's stay serialised by its row lock. Few
 # enough that each holds one of the connection pool's 20 connections with room to spare.
 DB_THREADS = 4
-log = logging.getLogger(__name__)
 _db_threads = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="socket-db")
 
 
@@ -90,10 +87,6 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             self.quota.heard(message)
 
 
-# games.listeners: other web processes hear of a socket's subscription at once, or find it
-# within REFRESH_SECONDS, or stop trusting what they knew after TRUSTED_FOR.
-CATCH_UP_AFTER = listeners.TRUSTED_FOR + 1.0
-
 _throttle_hit = sync_to_async(throttles.hit, thread_sensitive=False)
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -110,8 +103,6 @@ class GameConsumer(FastJsonConsumer):
     seated = False  # chat belongs to the table's players: spectators get none
     seq = -1  # the seq of the newest view this socket has sent
     online: presence.Presence | None = None  # counted as one of the user's open sockets
-    catching_up: asyncio.Future[None] | None = None
-    caught_up = -1  # the seq of the view a catch-up sent, whose push may still come
 
     async def connect(self) -> None:
         if await _refused(self):
@@ -135,30 +126,12 @@ class GameConsumer(FastJsonConsumer):
         self.online = await presence.Presence(user.pk).start()
         await self._count_socket(user.pk)
         await self._send_view()
-        if isinstance(self.channel_layer, layers.PipelinedPubSubChannelLayer):
-            self.catching_up = asyncio.ensure_future(self._catch_up_later())
 
     async def disconnect(self, code: int) -> None:
-        if self.catching_up is not None:
-            self.catching_up.cancel()
         await presence.stop(self.online)
         await socket_quota.stop(self.quota)
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def _catch_up_later(self) -> None:
-        """For a moment after this socket subscribed, another process may push the game's
-        changes without Redis (games.layers): after it, a socket still behind is sent the
-        view and the rows it missed, as the push would have brought them."""
-        await asyncio.sleep(CATCH_UP_AFTER)
-        try:
-            missed = await in_db(_missed)(self.game_id, self.scope["user"], self.seq)
-        except Exception as error:  # the database is down: the client resyncs by itself
-            log.info("catch-up of game %s skipped: %r", self.game_id, error)
-            return
-        if missed is not None and missed["state"]["seq"] > self.seq:
-            self.seq = self.caught_up = missed["state"]["seq"]
-            await self._send(missed)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -223,8 +196,8 @@ class GameConsumer(FastJsonConsumer):
         (their group), or the public one (the watch group) unless they have their own."""
         if self.user_id in message.get("seated", ()):
             return
-        if message["seq"] < self.seq or message["seq"] == self.caught_up:
-            return  # late: this socket has sent this view (by catching up) or a newer one
+        if message["seq"] < self.seq:
+            return  # late: this socket has sent a newer view
         self.seq, self.seated = message["seq"], message["you"]
         await self.send(text_data=message["frame"])
 
@@ -354,17 +327,6 @@ def _game_standing(game_id: int, user_id: int) -> tuple[bool, bool]:
 
 def _view(game_id: int, user: User) -> GameView:
     return selectors.game_view(selectors.game_get(game_id), user)
-
-
-def _missed(game_id: int, user: User, seq: int) -> push.StateSocketMessage | None:
-    """The view and the rows after `seq` as `user` may see them; None if nothing happened."""
-    game = selectors.game_get(game_id)
-    if game.seq <= seq:
-        return None
-    view = selectors.game_view(game, user)
-    rows = selectors.game_events(game, seq)
-    events = [selectors.event_view(game, row, view["you"]) for row in rows]
-    return {"type": "state", "state": view, "events": events}
 
 
 def _post_chat(game_id: int, user: User, message: dict[str, Any]) -> None:

@@ -1,23 +1,32 @@
-"""What every move reads (the game row locked, its seats, users and standing) and writes (its
-event rows, the game's new state), in hand-written SQL: through querysets they cost one web
-process too much CPU for the floor of docs/architecture.md (bench/live.py: socket K = 20
-211 moves/s through the ORM, 408 with these). Public APIs of Django only, as accounts.infra,
-whose pin test covers these too."""
+"""The games' hand-written infrastructure, public APIs only.
+
+- What every move reads (the game row locked, its seats, users and standing) and writes (its
+  event rows, the game's new state), in hand-written SQL: through querysets they cost one web
+  process too much CPU for the floor of docs/architecture.md (bench/live.py: socket K = 20
+  211 moves/s through the ORM, 408 with these). Django's pin test (accounts.infra) covers them.
+- Celery tasks sent off the caller's thread (`send`, `call`): a move's answer never waits on the
+  broker, frozen or down (tests/faults: a move answers within 5 s while Redis is frozen)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+import queue
+import threading
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
+from celery import current_app
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Field, JSONField, Model
 
 from accounts.infra import Columns, in_force, suspension_columns
 from accounts.models import Suspension
 from core import fastjson
 from games.models import Event, Game, Seat
+
+log = logging.getLogger(__name__)
 
 
 # -- the read -----------------------------------------------------------------------------------
@@ -138,3 +147,46 @@ def _execute(sql: str, params: list[Any]) -> None:
 
 def _quote(name: str) -> str:
     return connection.ops.quote_name(name)
+
+
+# -- task sends off the caller's thread ---------------------------------------------------------
+# One daemon sender thread per process (at once where tasks run eagerly: the tests). A send that
+# fails (kombu retries, then gives up) is logged and dropped: every task sent here has a safety
+# net that needs only PostgreSQL (the turn timer's sweep, R16; the league's and review's sweeps).
+_sends: queue.SimpleQueue[Callable[[], Any]] = queue.SimpleQueue()
+_sender: threading.Thread | None = None
+_sender_lock = threading.Lock()
+
+
+def after_commit(task: Any, args: tuple[Any, ...], **options: Any) -> None:
+    """`send(task, args, **options)` once the transaction commits (Celery's delay_on_commit
+    would send on the committing thread)."""
+    transaction.on_commit(lambda: send(task, args, **options))
+
+
+def send(task: Any, args: tuple[Any, ...], **options: Any) -> None:
+    """`task.apply_async(args, **options)` on the sender thread."""
+    call(lambda: task.apply_async(args, **options))
+
+
+def call(work: Callable[[], Any]) -> None:
+    """`work()` on the sender thread (at once where tasks run eagerly): for a send that first
+    asks the cache whether it is needed at all. Its errors are logged."""
+    if current_app.conf.task_always_eager:
+        work()
+        return
+    global _sender
+    with _sender_lock:
+        if _sender is None or not _sender.is_alive():
+            _sender = threading.Thread(target=_send_forever, name="task-sender", daemon=True)
+            _sender.start()
+    _sends.put(work)
+
+
+def _send_forever() -> None:
+    while True:
+        work = _sends.get()
+        try:
+            work()
+        except Exception as error:  # the broker is unreachable: the sweep stands in
+            log.warning("task dropped, broker unavailable: %r", error)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
 from asgiref.sync import async_to_sync
@@ -22,7 +21,6 @@ from apikit.schema import DateTime
 from core import fastjson
 from core.errors import ErrorDetail
 from games import selectors
-from games.layers import PipelinedPubSubChannelLayer
 from games.models import GameStatus, Seat
 from games.outcome import Outcome
 from games.selectors import ChatMessageView, GameView
@@ -32,13 +30,6 @@ log = logging.getLogger(__name__)
 
 # A push waits at most this long for Redis: a move's answer never hangs on the channel layer.
 PUSH_TIMEOUT = 1.0
-
-# Processes without an event loop of their own (Celery workers) push through one lasting loop
-# in a thread of its own: the layer's connections live in that loop, and no thread ever closes
-# them under another (see use_own_loop).
-_own_loop: asyncio.AbstractEventLoop | None = None
-_own_loop_waits = True
-
 
 LOBBY_GROUP = "lobby"
 
@@ -257,58 +248,23 @@ def send(group: str, message: LayerMessage) -> None:
 
 
 def send_many(messages: list[tuple[str, LayerMessage]]) -> None:
-    """Each message to its group, all at once; best effort, like every push, and bounded: a
-    send that fails or takes longer than PUSH_TIMEOUT is logged and dropped (clients resync
-    by `seq`). Through a process's own loop that does not wait (web processes), the caller
-    goes on at once: the loop sends the pushes in the order they were handed to it."""
+    """Each message to its group, in order; best effort, like every push, and bounded: a send
+    that fails or takes longer than PUSH_TIMEOUT is logged and dropped (clients resync by
+    `seq`). From a request's or a socket's thread it runs in the server's event loop, where the
+    sockets listen; from a Celery task, in a loop of its own."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
     try:
-        if isinstance(layer, PipelinedPubSubChannelLayer):  # our own groups skip Redis
-            messages = layer.send_here(messages)
-            if not messages:
-                return
-        if _own_loop is not None:
-            sending = asyncio.run_coroutine_threadsafe(_send(layer, messages), _own_loop)
-            if _own_loop_waits:
-                sending.result(timeout=PUSH_TIMEOUT + 0.5)
-            else:
-                sending.add_done_callback(lambda done: _log_dropped(messages, done.exception()))
-        else:
-            async_to_sync(_send)(layer, messages)
+        async_to_sync(_send)(layer, messages)
     except Exception as error:
-        _log_dropped(messages, error)
-
-
-def _log_dropped(messages: list[tuple[str, LayerMessage]], error: BaseException | None) -> None:
-    if error is not None:
         groups = ", ".join(group for group, _ in messages)
         log.warning("push to %s dropped: %r", groups, error)
 
 
 async def _send(layer: Any, messages: list[tuple[str, LayerMessage]]) -> None:
-    many = getattr(layer, "group_send_many", None)  # games.layers: one round trip for all
-    if many is not None:
-        await asyncio.wait_for(many(messages), PUSH_TIMEOUT)
-        return
-    sends = (layer.group_send(group, message) for group, message in messages)
-    await asyncio.wait_for(asyncio.gather(*sends), PUSH_TIMEOUT)
+    async def in_order() -> None:
+        for group, message in messages:
+            await layer.group_send(group, message)
 
-
-def use_own_loop(*, wait: bool = True) -> None:
-    """From now on this process pushes through one event loop in a daemon thread (for
-    processes whose threads have no loop of their own: Celery workers). `wait=False` (web
-    processes, games.apps): a push is handed to that loop and the move's thread goes on, so
-    no move waits for Redis; and the layer keeps up with which groups other processes listen
-    to, so pushes to this process's own sockets never go through Redis."""
-    global _own_loop, _own_loop_waits
-    _own_loop_waits = wait
-    if _own_loop is not None:
-        return
-    loop = asyncio.new_event_loop()
-    threading.Thread(target=loop.run_forever, name="push-loop", daemon=True).start()
-    _own_loop = loop
-    layer = get_channel_layer()
-    if not wait and isinstance(layer, PipelinedPubSubChannelLayer):  # a web process
-        asyncio.run_coroutine_threadsafe(layer.watch_listeners(), loop)
+    await asyncio.wait_for(in_order(), PUSH_TIMEOUT)

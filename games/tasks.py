@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 from celery import shared_task
-from celery.signals import worker_init, worker_process_init
 
-from games import push, services
+from games import services
 
 
 @shared_task(ignore_result=True)
 def expire_turns() -> int:
     """R16: apply the auto-move of every turn whose deadline has passed."""
     return services.turns_expire()
-
-
-@worker_init.connect
-@worker_process_init.connect
-def _push_through_one_loop(**_: object) -> None:
-    # A worker's threads have no lasting event loop: push through one of the process's own.
-    push.use_own_loop()
 
 
 @shared_task(ignore_result=True)

@@ -18,7 +18,7 @@ class LeagueConfig(AppConfig):
 def _rate_finished_game(sender: Any, game_id: int, **_: Any) -> None:
     """Sent after the game's last move committed: rate it in a worker, off the move path. The
     send never holds up the move (a frozen broker); a dropped one waits for the 30 s sweep."""
-    from games import enqueue
+    from games import infra
     from league.tasks import rate_games
 
-    enqueue.after_commit(rate_games, ())
+    infra.after_commit(rate_games, ())

@@ -112,7 +112,7 @@ def game_void(*, moderator: User, game_id: int, reason: str, voided: bool = True
             game = Game.objects.get(pk=game_id)
             action = "void game" if voided else "restore game"
             audit(moderator=moderator, action=action, target=game, reason=reason)
-            transaction.on_commit(lambda: league_tasks.game_recheck.delay(game_id))
+            league_tasks.game_recheck.delay_on_commit(game_id)
     return changed
 
 

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from core import limits
-from games import enqueue, presence
+from games import infra, presence
 
 log = logging.getLogger(__name__)
 
@@ -26,13 +26,13 @@ def on_turn_started(
 
     At a live table the only notice is a push to a player with no socket open, so a player at
     a socket costs no task (the task checks again: a socket may close meanwhile). The check
-    and the send run off this thread (games.enqueue): a frozen cache or broker never holds up
+    and the send run off this thread (games.infra): a frozen cache or broker never holds up
     the move, and a notice that cannot be queued is lost, never the move's answer. A socket of
     this very process answers at once, and nothing is handed to that thread."""
     live = turn_seconds < limits.CORRESPONDENCE_SECONDS
     if live and presence.connected_here(user_id):
         return
-    enqueue.call(lambda: _queue_notice(user_id, game_id, seq, live=live))
+    infra.call(lambda: _queue_notice(user_id, game_id, seq, live=live))
 
 
 def _queue_notice(user_id: int, game_id: int, seq: int, *, live: bool) -> None:

@@ -1,22 +1,20 @@
-"""ASGI entry point (Daphne): Django for HTTP, Channels for the game websockets."""
+"""ASGI entry point: Django for HTTP, Channels for the game websockets."""
 
 from __future__ import annotations
 
 import gc
 import os
 
-from wizardsite.request_threads import http_application
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wizardsite.settings")
 GC_ALLOCATIONS = 50_000  # allocations between two collections of the youngest objects
-django_http = http_application()  # set up Django before importing consumers
+django_http = get_asgi_application()  # set up Django before importing consumers
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.conf import settings  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from games import push  # noqa: E402
 from games.consumers import GameConsumer, LobbyConsumer, MeConsumer  # noqa: E402
 from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
 from wizardsite.ws_guard import RefuseWhileDatabaseDown  # noqa: E402
@@ -26,11 +24,6 @@ websocket_urls = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/me/", MeConsumer.as_asgi()),
 ]
-
-if not str(settings.CHANNEL_LAYERS["default"]["BACKEND"]).endswith(".InMemoryChannelLayer"):
-    # A move's thread hands its push to a loop of its own and goes on: moves never wait for
-    # Redis (an in-memory layer lives in the server's loop and must be sent to from there).
-    push.use_own_loop(wait=False)
 
 application = ProtocolTypeRouter(
     {

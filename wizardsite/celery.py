@@ -7,9 +7,9 @@ from datetime import timedelta
 
 from celery import Celery
 
-from wizardsite import kombu_fix
+from wizardsite import infra
 
-kombu_fix.install()
+infra.install_kombu_workaround()
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wizardsite.settings")
 
 app = Celery("wizardsite")

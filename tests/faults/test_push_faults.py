@@ -1,6 +1,6 @@
 """Pushes never block or break a move, a task or each other: worker threads publishing at
-once share one loop (no pool closed under another thread), a frozen Redis costs a push at most
-about a second, and pushes work again once Redis is back, with no dead pooled connection."""
+once never hang or lose a message, a frozen Redis costs a push at most about a second, and
+pushes work again once Redis is back, with no dead pooled connection."""
 
 from __future__ import annotations
 
@@ -29,13 +29,7 @@ def worker_push(private_redis: PrivateRedis, settings: Any) -> Iterator[PrivateR
             "CONFIG": {"hosts": [{"address": private_redis.url, **settings.REDIS_HOST_OPTIONS}]},
         }
     }
-    own = push._own_loop
-    push._own_loop = None
-    push.use_own_loop()
-    try:
-        yield private_redis
-    finally:
-        push._own_loop = own
+    yield private_redis
 
 
 class Listener:

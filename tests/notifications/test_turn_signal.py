@@ -124,11 +124,11 @@ def test_a_socket_of_this_process_is_known_without_the_sender_thread(
 ) -> None:
     """At a live table a player with a socket in this very process costs the move nothing
     more: no cache call, nothing for the sender thread (a correspondence turn still is)."""
-    from games import enqueue
+    from games import infra
 
     calls: list[object] = []
-    real_call = enqueue.call
-    monkeypatch.setattr(enqueue, "call", lambda work: (calls.append(work), real_call(work)))
+    real_call = infra.call
+    monkeypatch.setattr(infra, "call", lambda work: (calls.append(work), real_call(work)))
     people = [make_player() for _ in range(3)]
     for player in people:
         presence._here[player.user_id] += 1

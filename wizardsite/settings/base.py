@@ -230,9 +230,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # Redis pub/sub: a push to a group is one PUBLISH, and a socket's subscriptions
-            # end with its connection (no group member outlives a killed web process); a
-            # move's pushes leave in one pipeline.
-            "BACKEND": "games.layers.PipelinedPubSubChannelLayer",
+            # end with its connection (no group member outlives a killed web process).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": REDIS_URL, **REDIS_HOST_OPTIONS}]},
         }
     }
