@@ -5,10 +5,13 @@
   process too much CPU for the floor of docs/architecture.md (bench/live.py: socket K = 20
   211 moves/s through the ORM, 408 with these). Django's pin test (accounts.infra) covers them.
 - Celery tasks sent off the caller's thread (`send`, `call`): a move's answer never waits on the
-  broker, frozen or down (tests/faults: a move answers within 5 s while Redis is frozen)."""
+  broker, frozen or down (tests/faults: a move answers within 5 s while Redis is frozen).
+- A move's pushes published in one round trip (`publish_many`): channels_redis's pub/sub layer
+  publishes each in a round trip of its own, a quarter of a web process's CPU (bench/live.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import queue
 import threading
@@ -17,9 +20,13 @@ from functools import cache
 from typing import Any
 
 from celery import current_app
+from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.utils import create_pool
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Field, JSONField, Model
+from redis.asyncio import Redis
 
 from accounts.infra import Columns, in_force, suspension_columns
 from accounts.models import Suspension
@@ -190,3 +197,33 @@ def _send_forever() -> None:
             work()
         except Exception as error:  # the broker is unreachable: the sweep stands in
             log.warning("task dropped, broker unavailable: %r", error)
+
+
+# -- a move's pushes in one round trip ----------------------------------------------------------
+# Where sockets listen (the web server's loop, which lives as long as the process), one client
+# per loop publishes all of a change's messages in one pipeline, as channels_redis 4.3's pub/sub
+# layer names and encodes them (CHANNELS_REDIS_PIN; tests/live/test_redis.py checks both).
+CHANNELS_REDIS_PIN = (4, 3)  # pyproject.toml: channels-redis>=4.3,<4.4
+_publishers: dict[asyncio.AbstractEventLoop, Redis] = {}
+
+
+async def publish_many(layer: Any, messages: Sequence[tuple[str, Any]]) -> bool:
+    """Publish each message to its group's channel, in order, in one round trip; False (nothing
+    sent) where this loop has no sockets or the layer is not the single-host pub/sub one."""
+    default: Any = settings.CHANNEL_LAYERS["default"]
+    config = default.get("CONFIG", {})
+    hosts = config.get("hosts", [])
+    if not isinstance(layer, RedisPubSubChannelLayer) or len(hosts) != 1 or not layer.groups:
+        return False
+    loop = asyncio.get_running_loop()
+    for closed in [other for other in _publishers if other.is_closed()]:
+        del _publishers[closed]  # a test's loop: its connections went with it
+    client = _publishers.get(loop)
+    if client is None:
+        client = _publishers[loop] = Redis(connection_pool=create_pool(hosts[0]))
+    prefix = config.get("prefix", "asgi")
+    async with client.pipeline(transaction=False) as pipeline:
+        for group, message in messages:
+            pipeline.publish(f"{prefix}__group__{group}", layer.serialize(message))
+        await pipeline.execute()
+    return True

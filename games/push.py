@@ -20,7 +20,7 @@ from channels.layers import get_channel_layer
 from apikit.schema import DateTime
 from core import fastjson
 from core.errors import ErrorDetail
-from games import selectors
+from games import infra, selectors
 from games.models import GameStatus, Seat
 from games.outcome import Outcome
 from games.selectors import ChatMessageView, GameView
@@ -264,6 +264,8 @@ def send_many(messages: list[tuple[str, LayerMessage]]) -> None:
 
 async def _send(layer: Any, messages: list[tuple[str, LayerMessage]]) -> None:
     async def in_order() -> None:
+        if await infra.publish_many(layer, messages):
+            return
         for group, message in messages:
             await layer.group_send(group, message)
 

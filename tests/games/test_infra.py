@@ -4,6 +4,7 @@ seat without a user; its one write stores what the ORM would; Django's pin holds
 
 from __future__ import annotations
 
+import importlib.metadata
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -63,3 +64,10 @@ def test_django_is_the_version_the_hand_written_sql_was_measured_and_checked_on(
     # accounts.infra and games.infra build instances from rows as Django 5.2 does: a new
     # Django is measured (bench/live.py) and checked again (this module) before the pin moves.
     assert django.VERSION[:2] == DJANGO_PIN
+
+
+def test_channels_redis_is_the_version_publish_many_was_checked_on() -> None:
+    # games.infra.publish_many names group channels and encodes messages as channels_redis 4.3
+    # does (tests/live/test_redis.py checks it on Redis): check a new one before the pin moves.
+    version = importlib.metadata.version("channels-redis")
+    assert tuple(int(part) for part in version.split(".")[:2]) == infra.CHANNELS_REDIS_PIN

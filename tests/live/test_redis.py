@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from unittest import mock
 from urllib.parse import quote
 
 import pytest
@@ -25,7 +26,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings as django_settings
 from django.db import connection
 
-from games import engine, push
+from games import engine, infra, push
 from tests.live.helpers import db, event_rows, game_row, table
 from tests.processes import end
 
@@ -119,7 +120,8 @@ async def test_the_redis_layer_delivers_a_push_sent_from_another_process(
 async def test_one_push_gives_each_group_its_own_messages_in_order(
     redis_url: str, settings: Any
 ) -> None:
-    settings.CHANNEL_LAYERS = layer_settings(redis_url)
+    # games.infra.publish_many names and encodes as channels_redis does (a prefix of its own).
+    settings.CHANNEL_LAYERS = layer_settings(redis_url, prefix="pipelined")
     layer = get_channel_layer()
     seat, watch = f"live-{uuid.uuid4().hex}", f"live-{uuid.uuid4().hex}"
     at_seat, watching = await layer.new_channel(), await layer.new_channel()
@@ -132,7 +134,16 @@ async def test_one_push_gives_each_group_its_own_messages_in_order(
             (watch, {"type": "game.state", "n": 2}),
             (seat, {"type": "game.state", "n": 3}),
         ]
-        await sync_to_async(push.send_many, thread_sensitive=False)(messages)
+        pipelined: list[bool] = []
+        real = infra.publish_many
+
+        async def recorded(*args: Any) -> bool:
+            pipelined.append(await real(*args))
+            return pipelined[-1]
+
+        with mock.patch.object(infra, "publish_many", recorded):
+            await sync_to_async(push.send_many, thread_sensitive=False)(messages)
+        assert pipelined == [True]  # one pipeline, where the sockets listen
         assert await asyncio.wait_for(layer.receive(at_seat), 10) == {"type": "game.state", "n": 1}
         assert await asyncio.wait_for(layer.receive(at_seat), 10) == {"type": "game.state", "n": 3}
         assert await asyncio.wait_for(layer.receive(watching), 10) == {"type": "game.state", "n": 2}
