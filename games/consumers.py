@@ -4,6 +4,7 @@ messages."""
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -14,7 +15,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import DatabaseError, connection
 
 from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
@@ -27,6 +28,8 @@ from games import presence, push, selectors, services, socket_quota
 from games.models import Game, GameStatus, Seat
 from games.move_input import MOVE_KINDS, move_request, socket_move_body
 from games.selectors import GameView
+
+log = logging.getLogger(__name__)
 
 # Socket database work runs in a few threads of its own: a move spends most of its time in
 # the thread waiting for PostgreSQL's answers (py-spy under bench/live.py), so moves of
@@ -98,17 +101,17 @@ class GameConsumer(FastJsonConsumer):
     """One socket of one user at one game: their seat's view, or the public one."""
 
     game_id: int
-    user_id: int
+    user_id: int | None
     groups: tuple[str, ...] = ()
     seated = False  # chat belongs to the table's players: spectators get none
     seq = -1  # the seq of the newest view this socket has sent
     online: presence.Presence | None = None  # counted as one of the user's open sockets
 
     async def connect(self) -> None:
-        if await _refused(self):
+        if await _refused(self, signed_out=True):
             return
         user = self.scope["user"]
-        self.user_id = user.pk
+        self.user_id = user.pk  # None: a signed-out visitor, who watches
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         found, playing = await in_db(_game_standing)(self.game_id, user.pk)
         if not found:
@@ -117,21 +120,25 @@ class GameConsumer(FastJsonConsumer):
         # Group membership expires after a day in channels_redis: join again on every connect.
         # A player of a running game (whose seats no longer change) has only their own view
         # to hear: their socket need not hear, and drop, every public push too.
-        self.groups = (push.seat_group(self.game_id, user.pk), push.user_group(user.pk))
+        # The others hear first that this user came (if no other socket of theirs is open);
+        # this socket then starts from a view that says so.
+        if user.is_authenticated:
+            self.online = await _present(user.pk)
+            self.groups = (push.seat_group(self.game_id, user.pk), push.user_group(user.pk))
         if not playing:
             self.groups += (push.watch_group(self.game_id),)
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        self.online = await presence.Presence(user.pk).start()
-        await self._count_socket(user.pk)
+        if user.is_authenticated:
+            await self._count_socket(user.pk)
         await self._send_view()
 
     async def disconnect(self, code: int) -> None:
-        await presence.stop(self.online)
-        await socket_quota.stop(self.quota)
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
+        await _absent(self.online)
+        await socket_quota.stop(self.quota)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -156,7 +163,8 @@ class GameConsumer(FastJsonConsumer):
 
     async def _throttled_or(self, action: Any, content: Any) -> None:
         """Socket messages count against the `socket` rate (a flood of sync costs queries)."""
-        wait = await _throttle_hit("socket", str(self.user_id))
+        who = str(self.user_id) if self.user_id is not None else _address(self.scope)
+        wait = await _throttle_hit("socket", who)
         if wait is None:
             await action(content)
         else:
@@ -182,6 +190,9 @@ class GameConsumer(FastJsonConsumer):
         """Run a service and return what it returns; its refusal comes back on this socket
         only, as the contract's error (and None is returned)."""
         user = self.scope["user"]
+        if not user.is_authenticated:
+            await self._send_error(error_body("not_authenticated", "Sign in to play."))
+            return None
         try:
             return await in_db(action)(self.game_id, user, content)
         except Exception as error:
@@ -258,18 +269,18 @@ class MeConsumer(FastJsonConsumer):
         if await _refused(self):
             return
         user = self.scope["user"]
+        self.online = await _present(user.pk)
         self.groups = (push.me_group(user.pk), push.user_group(user.pk))
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        self.online = await presence.Presence(user.pk).start()
         await self._count_socket(user.pk)
 
     async def disconnect(self, code: int) -> None:
-        await presence.stop(self.online)
-        await socket_quota.stop(self.quota)
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
+        await _absent(self.online)
+        await socket_quota.stop(self.quota)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         return None  # nothing to ask: the client fetches its lists over REST
@@ -295,13 +306,37 @@ UNKNOWN_TYPE = "'type' is one of {}.".format(
 )
 
 
-async def _refused(consumer: AsyncJsonWebsocketConsumer) -> bool:
-    """Close the socket of a suspended (4403) or signed-out (4401) user; True if it was."""
+async def _present(user_id: int) -> presence.Presence:
+    """Count a socket of this user; if it is their first, their tables hear they are online."""
+    online = await presence.Presence(user_id).start()
+    if online.first:
+        await _tell_presence(user_id)
+    return online
+
+
+async def _absent(online: presence.Presence | None) -> None:
+    """Stop counting a socket; if it was the user's last, their tables hear they left."""
+    if online is not None and await online.stop():
+        await _tell_presence(online.user_id)
+
+
+async def _tell_presence(user_id: int) -> None:
+    """Best effort: a seat's `online` is right again in the next view anyway."""
+    try:
+        await in_db(services.presence_told)(user_id)
+    except DatabaseError as error:
+        log.warning("presence of user %s not told: %r", user_id, error)
+
+
+async def _refused(consumer: AsyncJsonWebsocketConsumer, *, signed_out: bool = False) -> bool:
+    """Close the socket of a suspended (4403) or, unless `signed_out` may watch, a signed-out
+    (4401) user; True if it was."""
     if await in_db(_is_suspended_socket)(consumer.scope):
         await consumer.close(code=CLOSE_SUSPENDED)
         return True
     user = consumer.scope.get("user")
-    if user is None or not user.is_authenticated:
+    refused = consumer.scope.get("token_refused") or not signed_out
+    if user is None or (not user.is_authenticated and refused):
         await consumer.close(code=CLOSE_UNAUTHENTICATED)
         return True
     return False
@@ -317,10 +352,16 @@ def _is_suspended_socket(scope: dict[str, Any]) -> bool:
     return user_id is not None and is_suspended_id(user_id)
 
 
-def _game_standing(game_id: int, user_id: int) -> tuple[bool, bool]:
+def _address(scope: dict[str, Any]) -> str:
+    """A signed-out visitor's address, for their rate."""
+    client = scope.get("client") or ("unknown",)
+    return f"ip-{client[0]}"
+
+
+def _game_standing(game_id: int, user_id: int | None) -> tuple[bool, bool]:
     """Whether the game exists, and whether the user sits at it while it runs."""
     status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()
-    if status != GameStatus.ACTIVE:
+    if status != GameStatus.ACTIVE or user_id is None:
         return status is not None, False
     return True, Seat.objects.filter(game_id=game_id, user_id=user_id).exists()
 

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import queue
 import threading
@@ -21,12 +20,13 @@ from typing import Any
 
 from celery import current_app
 from channels_redis.pubsub import RedisPubSubChannelLayer
-from channels_redis.utils import create_pool
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Field, JSONField, Model
-from redis.asyncio import Redis
+from redis import Redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from accounts.infra import Columns, in_force, suspension_columns
 from accounts.models import Suspension
@@ -199,31 +199,35 @@ def _send_forever() -> None:
             log.warning("task dropped, broker unavailable: %r", error)
 
 
-# -- a move's pushes in one round trip ----------------------------------------------------------
-# Where sockets listen (the web server's loop, which lives as long as the process), one client
-# per loop publishes all of a change's messages in one pipeline, as channels_redis 4.3's pub/sub
-# layer names and encodes them (CHANNELS_REDIS_PIN; tests/live/test_redis.py checks both).
+# -- a change's pushes in one round trip ---------------------------------------------------------
+# channels_redis's pub/sub layer publishes each message in a round trip of its own, from an event
+# loop; here one pipeline from the change's own thread carries them all, named and encoded as
+# channels_redis 4.3 does (CHANNELS_REDIS_PIN; tests/live/test_redis.py checks both).
 CHANNELS_REDIS_PIN = (4, 3)  # pyproject.toml: channels-redis>=4.3,<4.4
-_publishers: dict[asyncio.AbstractEventLoop, Redis] = {}
 
 
-async def publish_many(layer: Any, messages: Sequence[tuple[str, Any]]) -> bool:
-    """Publish each message to its group's channel, in order, in one round trip; False (nothing
-    sent) where this loop has no sockets or the layer is not the single-host pub/sub one."""
+def publish_many(layer: Any, messages: Sequence[tuple[str, Any]], timeout: float) -> bool:
+    """Publish each message to its group's channel, in order, in one round trip that waits at
+    most `timeout` seconds; False (nothing sent) unless the layer is the single-host pub/sub one."""
     default: Any = settings.CHANNEL_LAYERS["default"]
     config = default.get("CONFIG", {})
     hosts = config.get("hosts", [])
-    if not isinstance(layer, RedisPubSubChannelLayer) or len(hosts) != 1 or not layer.groups:
+    if not isinstance(layer, RedisPubSubChannelLayer) or len(hosts) != 1:
         return False
-    loop = asyncio.get_running_loop()
-    for closed in [other for other in _publishers if other.is_closed()]:
-        del _publishers[closed]  # a test's loop: its connections went with it
-    client = _publishers.get(loop)
-    if client is None:
-        client = _publishers[loop] = Redis(connection_pool=create_pool(hosts[0]))
+    host = hosts[0]
+    client = _publisher(host["address"] if isinstance(host, dict) else host, timeout)
     prefix = config.get("prefix", "asgi")
-    async with client.pipeline(transaction=False) as pipeline:
+    with client.pipeline(transaction=False) as pipeline:
         for group, message in messages:
             pipeline.publish(f"{prefix}__group__{group}", layer.serialize(message))
-        await pipeline.execute()
+        pipeline.execute()
     return True
+
+
+@cache
+def _publisher(address: str, timeout: float) -> Redis:
+    """One client per process (its connection pool is thread-safe), never retrying: a push
+    that fails is dropped and the clients resync by `seq`."""
+    return Redis.from_url(
+        address, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
+    )

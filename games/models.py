@@ -42,6 +42,8 @@ class Game(models.Model):
     turn_seconds = models.PositiveIntegerField(default=60)  # up to 7 days (core.limits)
     hook_rule = models.BooleanField(default=True)
     blind_first_round = models.BooleanField(default=True)
+    # A newcomer's first game against bots: the table offers a hint on each decision.
+    guided = models.BooleanField(default=False)
     # Fair deal: the seed is secret until the game ends; its SHA-256 is public from the start.
     seed = models.CharField(max_length=64, editable=False)
     commitment = models.CharField(max_length=64, editable=False)

@@ -5,18 +5,19 @@ each socket adds one when it opens and takes it back when it closes, and refresh
 expiry while it lives. A web process that dies without closing its sockets leaves the count
 too high only until the key expires, REFRESH_SECONDS * 3 after the user's last live socket
 stopped refreshing it. Notifications read it (nothing is pushed for a live table while the
-player is connected). Each process also counts its own sockets, so a user with a socket in
-this process is known to be connected without asking the cache; for sockets elsewhere, a cache
-that fails counts as "not connected", so a notice is sent rather than lost.
+player is connected), and so does each seat's `online` in the game view: a user's tables get
+a fresh view when their first socket opens and when their last one closes. Each process also
+counts its own sockets, so a user with a socket in this process is known to be connected
+without asking the cache; for sockets elsewhere, a cache that fails counts as "not
+connected", so a notice is sent rather than lost.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -35,19 +36,22 @@ def _key(user_id: int) -> str:
     return f"sockets-open-{user_id}"
 
 
-def _opened(user_id: int) -> None:
+def _opened(user_id: int) -> int:
     key = _key(user_id)
     cache.add(key, 0, TTL_SECONDS)
     try:
-        cache.incr(key)
+        count = cache.incr(key)
     except ValueError:  # expired between the two calls
-        cache.set(key, 1, TTL_SECONDS)
+        cache.set(key, count := 1, TTL_SECONDS)
     cache.touch(key, TTL_SECONDS)
+    return count
 
 
-def _closed(user_id: int) -> None:
-    with contextlib.suppress(ValueError):  # expired: nothing to take back
-        cache.decr(_key(user_id))
+def _closed(user_id: int) -> int:
+    try:
+        return cache.decr(_key(user_id))
+    except ValueError:  # expired: nothing to take back
+        return 0
 
 
 def _refresh(user_id: int) -> None:
@@ -58,6 +62,22 @@ def _refresh(user_id: int) -> None:
 def connected_here(user_id: int) -> bool:
     """True while the user has a socket open in this process (no cache asked)."""
     return _here[user_id] > 0
+
+
+def online(user_ids: Iterable[int]) -> set[int]:
+    """Those of these users who have a socket open, asking the cache once for those with none
+    in this process; none of those if the cache fails."""
+    ids = set(user_ids)
+    found = {user_id for user_id in ids if connected_here(user_id)}
+    elsewhere = {_key(user_id): user_id for user_id in ids - found}
+    if not elsewhere:
+        return found
+    try:
+        counts = cache.get_many(list(elsewhere))
+    except Exception as error:
+        log.warning("presence of users %s unknown: %r", sorted(elsewhere.values()), error)
+        return found
+    return found | {elsewhere[key] for key, count in counts.items() if int(count or 0) > 0}
 
 
 def is_connected(user_id: int) -> bool:
@@ -72,45 +92,44 @@ def is_connected(user_id: int) -> bool:
         return False
 
 
-async def _call(function: Callable[[int], Any], user_id: int) -> None:
-    """Best effort and bounded: a socket opens and closes whatever the cache does."""
+async def _call(function: Callable[[int], Any], user_id: int) -> Any:
+    """Best effort and bounded: a socket opens and closes whatever the cache does (None when
+    the cache failed)."""
     try:
         call = sync_to_async(function, thread_sensitive=False)
-        await asyncio.wait_for(call(user_id), CALL_TIMEOUT)
+        return await asyncio.wait_for(call(user_id), CALL_TIMEOUT)
     except Exception as error:
         log.warning("presence of user %s not recorded: %r", user_id, error)
+        return None
 
 
 class Presence:
-    """One open socket of one user: counted from `start()` until `stop()`."""
+    """One open socket of one user: counted from `start()` until `stop()`. `first`: the user
+    had no other socket open when this one started."""
 
     def __init__(self, user_id: int) -> None:
         self.user_id = user_id
+        self.first = False
         self._beat: asyncio.Task[None] | None = None
 
     async def start(self) -> Presence:
         _here[self.user_id] += 1
-        await _call(_opened, self.user_id)
+        self.first = await _call(_opened, self.user_id) == 1
         self._beat = asyncio.create_task(self._refreshing())
         return self
 
-    async def stop(self) -> None:
+    async def stop(self) -> bool:
+        """Stop counting; True if that was the user's last open socket."""
         if self._beat is None:
-            return
+            return False
         self._beat.cancel()
         self._beat = None
         _here[self.user_id] -= 1
         if _here[self.user_id] <= 0:
             del _here[self.user_id]
-        await _call(_closed, self.user_id)
+        return await _call(_closed, self.user_id) == 0 and not connected_here(self.user_id)
 
     async def _refreshing(self) -> None:
         while True:
             await asyncio.sleep(REFRESH_SECONDS)
             await _call(_refresh, self.user_id)
-
-
-async def stop(presence: Presence | None) -> None:
-    """Stop counting a socket, if it was counted."""
-    if presence is not None:
-        await presence.stop()

@@ -250,13 +250,14 @@ def send(group: str, message: LayerMessage) -> None:
 def send_many(messages: list[tuple[str, LayerMessage]]) -> None:
     """Each message to its group, in order; best effort, like every push, and bounded: a send
     that fails or takes longer than PUSH_TIMEOUT is logged and dropped (clients resync by
-    `seq`). From a request's or a socket's thread it runs in the server's event loop, where the
-    sockets listen; from a Celery task, in a loop of its own."""
+    `seq`). On Redis, one pipeline from the caller's thread; on another layer (the tests'), one
+    `group_send` after another in an event loop."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
     try:
-        async_to_sync(_send)(layer, messages)
+        if not infra.publish_many(layer, messages, PUSH_TIMEOUT):
+            async_to_sync(_send)(layer, messages)
     except Exception as error:
         groups = ", ".join(group for group, _ in messages)
         log.warning("push to %s dropped: %r", groups, error)
@@ -264,8 +265,6 @@ def send_many(messages: list[tuple[str, LayerMessage]]) -> None:
 
 async def _send(layer: Any, messages: list[tuple[str, LayerMessage]]) -> None:
     async def in_order() -> None:
-        if await infra.publish_many(layer, messages):
-            return
         for group, message in messages:
             await layer.group_send(group, message)
 

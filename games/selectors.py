@@ -10,7 +10,7 @@ from django.db.models import F, QuerySet
 
 from apikit.schema import DateTime
 from core.errors import NotFound
-from games import engine
+from games import engine, presence
 from games.difficulty import Difficulty, difficulty_of
 from games.engine import State
 from games.engine.events import EventKind
@@ -28,6 +28,7 @@ class PlayerEntry(TypedDict):
     score: int
     away: bool  # R18: decisions made for them after at most 5 s
     resigned: bool  # R18: gave up, so away for the rest of the game
+    online: bool  # a socket of this site open (games.presence); always true for a bot
     difficulty: Difficulty | None  # a bot's: easy, medium or hard; null for a person
 
 
@@ -100,6 +101,11 @@ def game_get(game_id: int) -> Game:
     return game
 
 
+def has_sat(user: User) -> bool:
+    """Whether the user has ever taken a seat (a newcomer has not)."""
+    return Seat.objects.filter(user=user).exists()
+
+
 def seats_of(game: Game) -> list[Seat]:
     return list(game.seat_set.select_related("user"))
 
@@ -118,6 +124,7 @@ def iso(moment: datetime) -> str:
 
 def _table(game: Game, seats: list[Seat]) -> Table:
     totals = (game.state or {}).get("totals") or [0] * game.seats
+    online = presence.online(seat.user_id for seat in seats if seat.user_id is not None)
     return {
         "id": game.pk,
         "status": GameStatus(game.status),
@@ -137,6 +144,7 @@ def _table(game: Game, seats: list[Seat]) -> Table:
                 "score": totals[seat.number],
                 "away": seat.away,
                 "resigned": seat.resigned,
+                "online": seat.is_bot or seat.user_id in online,
                 "difficulty": difficulty_of(seat.bot_kind),
             }
             for seat in seats

@@ -7,6 +7,10 @@ from django.dispatch import Signal
 # Sent after the commit of a game's last move, with `game_id`: the league rates it (R17).
 game_finished = Signal()
 
+# Sent after the commit of a moderator's change to whether a finished game is void, with
+# `game_id` and `voided`: the league re-rates from it (R17).
+game_voided = Signal()
+
 # Sent after the commit of a change that made a decision due from a person: `game_id`,
 # `user_id`, `seq` (the game's event seq then), `deadline` (when R16 moves for them) and
 # `turn_seconds` (the table's limit).

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST
 from apikit import throttles
 from apikit.errors_text import ERROR_TEXT, error_text
 from core import limits
-from core.errors import NotFound, Refusal, TooMany
-from games import selectors, services
+from core.errors import NotFound, Refusal, TooMany, error_body
+from games import guide, selectors, services
 from games.forms import TableForm
 from games.models import GameStatus
 
@@ -44,7 +44,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def _lobby_page(request: HttpRequest, form: TableForm, status: int = 200) -> HttpResponse:
-    context = {"form": form, **_lobby_tables(request)}
+    newcomer = request.user.is_authenticated and not selectors.has_sat(request.user)
+    context = {"form": form, "newcomer": newcomer, **_lobby_tables(request)}
     return render(request, "games/lobby.html", context, status=status)
 
 
@@ -89,6 +90,35 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "finished": [g for g in summaries if g["status"] in ("finished", "aborted")],
         },
     )
+
+
+@login_required
+@require_POST
+def guided(request: HttpRequest) -> HttpResponse:
+    """A guided game against bots (games.guide), for learning; a refusal (too many games with
+    bots) shows on the lobby."""
+    if throttles.hit("table_create", str(request.user.pk)) is not None:
+        messages.error(request, _("You have created many tables this hour: wait a while."))
+        return redirect("lobby")
+    outcome = _act(request, lambda: services.guided_game_start(user=_user(request)))
+    return redirect("table", game_id=outcome.game.pk) if outcome else redirect("lobby")
+
+
+@login_required
+def hint(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The hint for the caller's decision at their guided game, as JSON for its table page."""
+    wait = throttles.hit("hint", str(request.user.pk))
+    if wait is not None:
+        message = f"Too many hints: wait {wait} s."
+        response = JsonResponse(error_body("rate_limited", message), status=429)
+        response["Retry-After"] = str(wait)
+        return response
+    try:
+        found = guide.hint(game_or_404(game_id), _user(request))
+    except Refusal as refusal:
+        status = 404 if isinstance(refusal, NotFound) else 403
+        return JsonResponse(error_body(refusal.code, refusal.message), status=status)
+    return JsonResponse(found)
 
 
 def table(request: HttpRequest, game_id: int) -> HttpResponse:

@@ -10,9 +10,10 @@ class LeagueConfig(AppConfig):
     verbose_name = "League"
 
     def ready(self) -> None:
-        from games.signals import game_finished
+        from games.signals import game_finished, game_voided
 
         game_finished.connect(_rate_finished_game, dispatch_uid="league-rates-finished-games")
+        game_voided.connect(_recheck_voided_game, dispatch_uid="league-rechecks-voided-games")
 
 
 def _rate_finished_game(sender: Any, game_id: int, **_: Any) -> None:
@@ -22,3 +23,12 @@ def _rate_finished_game(sender: Any, game_id: int, **_: Any) -> None:
     from league.tasks import rate_games
 
     infra.after_commit(rate_games, ())
+
+
+def _recheck_voided_game(sender: Any, game_id: int, **_: Any) -> None:
+    """Sent after a moderator voided or restored a game: re-rate from it if that changed
+    whether it counts (R17), in a worker."""
+    from games import infra
+    from league.tasks import game_recheck
+
+    infra.send(game_recheck, (game_id,))

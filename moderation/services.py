@@ -22,7 +22,6 @@ from core.text import clean_text
 from games import push
 from games import services as games_services
 from games.models import ChatMessage, Game
-from league import tasks as league_tasks
 from moderation.models import AuditLog, Report, ReportStatus
 
 
@@ -104,15 +103,14 @@ def game_abort(*, moderator: User, game_id: int, reason: str) -> Game:
 
 
 def game_void(*, moderator: User, game_id: int, reason: str, voided: bool = True) -> bool:
-    """Void (or restore) a finished game; the league re-rates from it only if that changes
-    whether it counts (R17). False when the game already was so."""
+    """Void (or restore) a finished game; the league hears of it (`game_voided`) and re-rates
+    from it only if that changes whether it counts (R17). False when the game already was so."""
     with transaction.atomic():
         changed = games_services.game_void(game_id=game_id, voided=voided)
         if changed:
             game = Game.objects.get(pk=game_id)
             action = "void game" if voided else "restore game"
             audit(moderator=moderator, action=action, target=game, reason=reason)
-            league_tasks.game_recheck.delay_on_commit(game_id)
     return changed
 
 

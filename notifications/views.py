@@ -9,9 +9,10 @@ from django.contrib.auth.models import User
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from notifications import mail, services
 
@@ -32,10 +33,13 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def settings_form(request: HttpRequest) -> HttpResponse:
-    """The profile page's form: both settings as checkboxes."""
+    """The profile page's form: both settings as checkboxes (opened, it shows that form)."""
     assert isinstance(request.user, User)
+    if request.method == "GET":
+        url = reverse("profile", kwargs={"username": request.user.get_username()})
+        return redirect(url + "#notifications")
     services.settings_update(
         user=request.user,
         email_turns=request.POST.get("email_turns") == "on",

@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 
 from tests.games.helpers import Player, register_player
@@ -29,6 +31,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("postgres") is not None:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Each test starts with an empty in-process cache: counts another test left (presence,
+    rates), whose user ids may come again, count for nobody."""
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()
 
 
 @pytest.fixture

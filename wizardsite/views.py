@@ -1,4 +1,4 @@
-"""Site-wide pages (home, rules) and the JSON error pages of the API."""
+"""Site-wide pages (home, how to play, rules) and the JSON error pages of the API."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from core.errors import error_body
 from wizardsite.middleware import malformed, too_large, unavailable
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "games" / "rules"
+HOWTO_DIR = Path(__file__).resolve().parent / "howto"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -30,14 +31,22 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def rules(request: HttpRequest) -> HttpResponse:
     """The full rules (R1–R18) in the reader's language, from the project's rules texts."""
-    return render(request, "rules.html", {"rules_html": rules_html(get_language() or "en")})
+    html = markdown_page(RULES_DIR, get_language() or "en")
+    return render(request, "rules.html", {"rules_html": html})
+
+
+def how_to_play(request: HttpRequest) -> HttpResponse:
+    """The game for newcomers, with pictures of the cards and worked examples."""
+    html = markdown_page(HOWTO_DIR, get_language() or "en")
+    return render(request, "howto.html", {"howto_html": html})
 
 
 @cache
-def rules_html(language: str) -> SafeString:
-    source = RULES_DIR / f"{language.split('-')[0]}.md"
+def markdown_page(folder: Path, language: str) -> SafeString:
+    """One of our own Markdown texts in `language` (English where there is none) as HTML."""
+    source = folder / f"{language.split('-')[0]}.md"
     if not source.exists():
-        source = RULES_DIR / "en.md"
+        source = folder / "en.md"
     # Our own file, written by us: safe to render as HTML.
     html: str = markdown.markdown(source.read_text(), extensions=["toc", "tables", "attr_list"])
     safe: SafeString = mark_safe(html)

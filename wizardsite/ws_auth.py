@@ -15,7 +15,9 @@ from core.text import has_refused_characters
 
 
 class TokenAuthMiddleware:
-    """Sets scope["user"] from a `token` query parameter; without one the session decides."""
+    """Sets scope["user"] from a `token` query parameter; without one the session decides. A
+    token that opens no account sets scope["token_refused"]: such a socket is refused, never
+    let in as a signed-out visitor."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -24,7 +26,8 @@ class TokenAuthMiddleware:
         query = parse_qs(scope.get("query_string", b"").decode("latin1"))
         keys = query.get("token")
         if keys:
-            scope = {**scope, "user": await database_sync_to_async(_user_for_token)(keys[0])}
+            user = await database_sync_to_async(_user_for_token)(keys[0])
+            scope = {**scope, "user": user, "token_refused": not user.is_authenticated}
         return await self.app(scope, receive, send)
 
 

@@ -19,6 +19,8 @@ from games.services.tables import (
     game_leave,
     game_rematch,
     game_void,
+    guided_game_start,
+    presence_told,
     turns_expedite,
 )
 
@@ -32,7 +34,9 @@ __all__ = [
     "game_leave",
     "game_rematch",
     "game_void",
+    "guided_game_start",
     "move_apply",
+    "presence_told",
     "seat_back",
     "seat_resign",
     "turn_expire",

@@ -6,6 +6,7 @@ Each runs in one transaction with the game row locked (games.locks), so it never
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -30,6 +31,7 @@ from games.locks import Table, lock_table
 from games.models import Game, GameStatus, Seat
 from games.outcome import Outcome
 from games.services.moves import start
+from games.signals import game_voided
 
 
 def game_create(
@@ -79,8 +81,26 @@ def _options(
     return _Options(seats, bots, turn_seconds, hook_rule, blind_first_round)
 
 
+def guided_game_start(*, user: User) -> Outcome:
+    """A guided game for learning: three easy bots, no blind first round, five minutes a
+    decision, and a hint on each decision (games.guide)."""
+    options = _options(4, 3, GUIDED_TURN_SECONDS, hook_rule=True, blind_first_round=False)
+    with transaction.atomic(durable=True):
+        outcome = _create(user, options, "easy", guided=True)
+    dispatch(outcome)
+    return outcome
+
+
+GUIDED_TURN_SECONDS = 300
+
+
 def _create(
-    user: User, options: _Options, bot_kind: str | None, rematch_of: Game | None = None
+    user: User,
+    options: _Options,
+    bot_kind: str | None,
+    rematch_of: Game | None = None,
+    *,
+    guided: bool = False,
 ) -> Outcome:
     """In the caller's transaction: the new table, started if full."""
     ensure_can_play(user)
@@ -98,6 +118,7 @@ def _create(
         seed=seed,
         commitment=engine.commitment(seed),
         rematch_of=rematch_of,
+        guided=guided,
     )
     Seat.objects.bulk_create(
         [Seat(game=game, number=0, user=user)]
@@ -260,7 +281,20 @@ def game_void(*, game_id: int, voided: bool = True) -> bool:
             return False
         game.voided = voided
         game.save(update_fields=["voided"])
+        transaction.on_commit(
+            partial(game_voided.send, sender=Game, game_id=game_id, voided=voided)
+        )
     return True
+
+
+def presence_told(user_id: int) -> None:
+    """A user's first socket opened or their last one closed: each table they sit at, open or
+    running, pushes fresh views, whose `online` says so."""
+    statuses = (GameStatus.OPEN, GameStatus.ACTIVE)
+    games = Game.objects.filter(status__in=statuses, seat_set__user_id=user_id)
+    for game in games.select_related("created_by"):
+        seats = list(game.seat_set.select_related("user"))
+        dispatch(Outcome(game=game, seats=seats, state=game.engine_state()))
 
 
 def turns_expedite(*, user_id: int) -> int:

@@ -56,6 +56,7 @@ function show(i) {
   $("opinion").textContent = opinion ? opinionText(opinion) : "";
   $("position").textContent = fmt(gettext("step %(i)s of %(n)s"), { i: index + 1, n: frames.length });
   $("round-info").textContent = t.round ? fmt(gettext("Round %(n)s"), { n: t.round }) : "";
+  $("trump-box").hidden = !t.round;  // before the first deal there is no trump to speak of
   $("turned-card").replaceChildren(t.trump_card ? cardElement(t.trump_card, { small: true }) : document.createTextNode("—"));
   $("trump").replaceChildren(suitBadge(t.trump));
   const seats = $("seats");
@@ -130,4 +131,50 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowLeft") { show(index - 1); e.preventDefault(); }
   if (e.key === " " && e.target.tagName !== "BUTTON") { (timer ? pause : play)(); e.preventDefault(); }
 });
+/* The review: the viewer's decisions where the hard bot chose otherwise, worst first, each a
+   click away; "next mistake" goes to the next one after the step shown; the points the hard
+   bot expects were left, round by round, as bars. */
+const disagreed = frames.map((frame, i) => ({ frame, i }))
+  .filter(({ frame }) => frame.opinion && !frame.opinion.matched);
+
+function startReview() {
+  const list = $("mistake-list");
+  if (!list) return;
+  [...disagreed].sort((a, b) => b.frame.opinion.points - a.frame.opinion.points).forEach(({ frame, i }) => {
+    const item = document.createElement("li");
+    const link = document.createElement("button");
+    link.type = "button";
+    link.className = "link";
+    link.textContent = fmt(gettext("Round %(n)s: %(what)s %(opinion)s"),
+      { n: frame.table.round, what: describe(frame.event), opinion: opinionText(frame.opinion) });
+    link.addEventListener("click", () => { pause(); show(i); });
+    item.append(link);
+    list.append(item);
+  });
+  $("next-mistake").disabled = disagreed.length === 0;
+  $("next-mistake").addEventListener("click", () => {
+    const next = disagreed.find(({ i }) => i > index) || disagreed[0];
+    if (next) { pause(); show(next.i); }
+  });
+  const lost = new Map();
+  frames.forEach((frame) => {
+    if (frame.table.round) lost.set(frame.table.round, (lost.get(frame.table.round) || 0) + (frame.opinion ? Math.max(0, frame.opinion.points) : 0));
+  });
+  const top = Math.max(1, ...lost.values());
+  const chart = $("round-chart");
+  lost.forEach((points, round) => {
+    const bar = document.createElement("div");
+    bar.className = "bar";
+    bar.style.setProperty("--size", String(points / top));
+    bar.title = fmt(gettext("Round %(n)s: about %(points)s points"), { n: round, points: Math.round(points) });
+    bar.setAttribute("role", "img");
+    bar.setAttribute("aria-label", bar.title);
+    const label = document.createElement("span");
+    label.textContent = String(round);
+    bar.append(label);
+    chart.append(bar);
+  });
+}
+
+startReview();
 show(0);

@@ -14,7 +14,26 @@ export function el(tag, className, text) {
 
 export function playerName(scene, seat) {
   const player = scene.players.find((p) => p.seat === seat);
-  return player ? player.username : fmt(gettext("Seat %(seat)s"), { seat: seat + 1 });
+  return player ? displayName(player) : fmt(gettext("Seat %(seat)s"), { seat: seat + 1 });
+}
+
+const LEVELS = { easy: gettext("Easy"), medium: gettext("Medium"), hard: gettext("Hard") };
+
+/* A player's name as the page shows it: a bot's in the page's language ("Hard Bot 3", as the
+   server names it in English). */
+export function displayName(player) {
+  const level = player.is_bot ? LEVELS[player.difficulty] : null;
+  return level ? fmt(gettext("%(level)s Bot %(n)s"), { level, n: player.seat + 1 }) : player.username;
+}
+
+/* A name short enough for a column head, distinct from the others: a bot by its seat ("Bot 3"),
+   a person's name cut to 8 characters, and a seat number where two cuts would read alike. */
+export function shortNames(players) {
+  const cut = (p) => p.is_bot ? fmt(gettext("Bot %(n)s"), { n: p.seat + 1 })
+    : p.username.length > 8 ? p.username.slice(0, 7) + "…" : p.username;
+  const names = players.map(cut);
+  return players.map((p, i) => names.filter((n) => n === names[i]).length > 1
+    ? names[i] + " (" + (p.seat + 1) + ")" : names[i]);
 }
 
 /* Where each seat sits around the oval, as an angle in degrees (0 = right, 90 = bottom): you at
@@ -94,12 +113,29 @@ export function renderSeats(scene, { showTimer }) {
     chip.style.top = (angle === 90 ? 100 : 50 + 47 * Math.sin(rad)).toFixed(2) + "%";
     chip.dataset.side = angle === 90 ? "bottom" : angle < 225 ? "left" : angle > 315 ? "right" : "top";
     const head = el("div", "who");
-    const name = el("span", "name", player ? player.username : "—");
+    // A bot's full name, or on a narrow screen its seat ("Bot 3") beside its level: no two alike.
+    const name = el("span", "name", player ? displayName(player) : "—");
+    if (player) name.title = displayName(player);
+    if (player && player.is_bot) {
+      name.replaceChildren(el("span", "long", displayName(player)),
+        el("span", "short", fmt(gettext("Bot %(n)s"), { n: seat + 1 })));
+    }
     head.append(name);
-    if (player && player.is_bot) head.append(badge(gettext("bot")));
+    if (player && player.is_bot) head.append(badge(LEVELS[player.difficulty] || gettext("bot"), "bot"));
     if (scene.you === seat) head.append(badge(gettext("you"), "you"));
     if (round && round.dealer === seat) head.append(badge(gettext("dealer"), "dealer"));
     if (player && player.away) head.append(badge(gettext("away"), "away"));
+    if (player && !player.is_bot) {  // whether they have this site open (a bot always is)
+      chip.dataset.online = String(player.online !== false);
+      const mark = el("span", "presence");
+      mark.dataset.testid = "presence-" + seat;
+      const label = player.online === false ? gettext("offline") : gettext("online");
+      mark.setAttribute("role", "img");
+      mark.setAttribute("aria-label", label);
+      mark.title = label;
+      name.prepend(mark);
+      if (player.online === false) head.append(badge(gettext("offline"), "offline"));
+    }
     chip.append(head);
     const stats = el("div", "stats");
     const bid = round ? round.bids[seat] : null;
@@ -111,7 +147,8 @@ export function renderSeats(scene, { showTimer }) {
     }
     stats.append(line, el("span", "score", fmt(gettext("%(score)s pts"), { score: player ? player.score : 0 })));
     chip.append(stats);
-    if (showTimer && scene.to_act === seat) chip.append(timerRing());
+    // A bot's step is paced, not timed by the table's limit: no clock for it.
+    if (showTimer && scene.to_act === seat && !(player && player.is_bot)) chip.append(timerRing());
     const visible = scene.visible_hands[String(seat)];
     if (visible && visible.length) {  // R9: in the blind first round you see the others' cards
       const row = el("div", "seen");
@@ -296,10 +333,11 @@ export function renderScores(view) {
   table.append(caption);
   const head = table.createTHead().insertRow();
   head.append(el("th", null, "#"));
-  view.players.forEach((p) => {
-    const cell = el("th", null, p.username);
+  const short = shortNames(view.players);
+  view.players.forEach((p, i) => {
+    const cell = el("th", null, short[i]);
     cell.scope = "col";
-    cell.title = p.username;
+    cell.title = displayName(p);
     head.append(cell);
   });
   const body = table.createTBody();
@@ -323,12 +361,28 @@ export function renderScores(view) {
         + fmt(gettext("bid %(bid)s, won %(won)s"), { bid: record.bids[s], won: record.tricks[s] });
     });
   });
+  const last = view.scores[view.scores.length - 1];
+  const totals = table.createTFoot().insertRow();
+  totals.dataset.testid = "score-totals";
+  const label = el("th", null, gettext("Total"));
+  label.scope = "row";
+  totals.append(label);
+  view.players.forEach((p) => totals.append(el("td", "total", String(last.totals[p.seat]))));
   box.append(table);
+  box.scrollTop = box.scrollHeight;  // the newest round in sight
 }
 
 /* R15: equal totals share a place. */
 export function placeOf(players, player) {
   return 1 + players.filter((other) => other.score > player.score).length;
+}
+
+/* Each player's exact bids and best round over the finished rounds of `scores`. */
+export function gameStats(scores, seat) {
+  const exact = scores.filter((r) => r.bids[seat] === r.tricks[seat]).length;
+  const best = scores.reduce((top, r) => (top === null || r.points[seat] > top.points
+    ? { round: r.round, points: r.points[seat] } : top), null);
+  return { exact, rounds: scores.length, best };
 }
 
 export function renderGameOver(view) {
@@ -340,10 +394,16 @@ export function renderGameOver(view) {
   const ranked = [...view.players].sort((a, b) => b.score - a.score);
   ranked.forEach((player) => {
     const place = placeOf(view.players, player);
-    const item = el("li");
+    const item = el("li", "place-" + Math.min(place, 4));
     item.value = place;
-    item.textContent = fmt(gettext("%(name)s — %(score)s points"), { name: player.username, score: player.score });
+    item.dataset.testid = "final-place";
+    item.textContent = fmt(gettext("%(name)s — %(score)s points"), { name: displayName(player), score: player.score });
     if (place === 1) item.append(" ", badge(gettext("winner"), "winner"));
+    const stats = gameStats(view.scores, player.seat);
+    const line = fmt(gettext("exact bids: %(exact)s of %(rounds)s"), stats);
+    const best = stats.best ? " · " + fmt(gettext("best round: %(round)s (%(points)s)"),
+      { round: stats.best.round, points: (stats.best.points > 0 ? "+" : "") + stats.best.points }) : "";
+    item.append(el("span", "stats", line + best));
     list.append(item);
   });
   const me = view.players.find((p) => p.seat === view.you);
@@ -354,12 +414,27 @@ export function renderGameOver(view) {
       : fmt(gettext("You finished in place %(place)s of %(count)s."), { place, count: view.players.length });
   } else {
     yours.textContent = fmt(gettext("Winners: %(names)s"), {
-      names: ranked.filter((p) => placeOf(view.players, p) === 1).map((p) => p.username).join(", "),
+      names: ranked.filter((p) => placeOf(view.players, p) === 1).map(displayName).join(", "),
     });
   }
   $("seed").textContent = view.shuffle_seed || "";
   const rematch = $("rematch-link");
-  if (view.rematch) { rematch.href = "/games/" + view.rematch + "/"; rematch.hidden = false; }
+  const start = $("rematch-button");
+  if (view.rematch) {
+    rematch.href = "/games/" + view.rematch + "/";
+    rematch.hidden = false;
+    if (start) start.closest("form").hidden = true;  // one button: the rematch exists
+  }
+}
+
+/* Who has taken a seat at the rematch (its public view), under its button. */
+export function renderRematch(rematch) {
+  const box = $("rematch-joined");
+  if (!box || !rematch || !rematch.players) return;
+  const names = rematch.players.filter((p) => !p.is_bot).map(displayName);
+  box.textContent = fmt(gettext("Joined so far: %(names)s (%(free)s seats free)"),
+    { names: names.join(", "), free: rematch.free_seats });
+  box.hidden = false;
 }
 
 export function renderWaiting(view) {

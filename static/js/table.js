@@ -11,6 +11,7 @@ import { startChat } from "./chat.js";
 import * as draw from "./table-view.js";
 import { renderClock } from "./clock.js";
 import { startResign } from "./resign.js";
+import { startGuide } from "./guide.js";
 
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
@@ -45,6 +46,7 @@ function startTable() {
   let overdueSynced = null;
   let paceName = readPace();
   let leaving = false;
+  const guide = startGuide();
 
   const pace = () => PACES[paceName];
   let fetching = false;          // missing events are being fetched
@@ -204,6 +206,7 @@ function startTable() {
         scene.to_act = p.seat;
         announce(fmt(gettext("%(name)s plays %(card)s."), { name: name(p.seat), card: cardLabel(p.card) }));
         render();
+        if (!quick) sound.cardPlayed();
         flyIn(p.seat, from, quick);
         await wait(p.seat === scene.you ? pace().ownPlay : pace().play, quick);
         break;
@@ -215,6 +218,7 @@ function startTable() {
         scene.to_act = null;
         announce(fmt(gettext("%(name)s wins the trick."), { name: name(p.seat) }));
         render();
+        if (!quick) sound.trickWon();
         await wait(pace().hold, quick);
         sweep(p.seat, quick);  // runs on while the next events (or your next move) come
         scene.trick = [];
@@ -223,9 +227,11 @@ function startTable() {
         break;
       }
       case "round_scored":
+        if (!quick) sound.roundEnd();
         await showSummary(p, quick);
         break;
       case "game_over":
+        if (!quick && scene.you !== null && p.winners.includes(scene.you)) sound.won();
         announce(fmt(gettext("Game over. Winner: %(names)s."), { names: p.winners.map(name).join(", ") }));
         break;
       default:
@@ -365,9 +371,24 @@ function startTable() {
       draw.renderScores(view);
       draw.renderGameOver(view);
       root.classList.toggle("finished", view.status === "finished");
+      followRematch();
     }
     tick();
     turnEffects(calm);
+    if (calm) guide.update(view);
+  }
+
+  /* Who has joined the rematch: asked when it appears, then every 10 s while it is open. */
+  let rematchTimer = null;
+  function followRematch() {
+    if (!view.rematch || rematchTimer !== null) return;
+    const ask = async () => {
+      const { ok, data } = await fetchJSON("/api/v1/games/" + view.rematch + "/").catch(() => ({}));
+      if (ok) draw.renderRematch(data);
+      rematchTimer = ok && data.status !== "open" ? -1 : setTimeout(ask, 10000);
+    };
+    rematchTimer = 0;
+    ask();
   }
 
   function renderControls(calm) {
@@ -423,6 +444,7 @@ function startTable() {
     const open = view.status === "open";
     $("waiting-room").hidden = !open;
     $("table-layout").hidden = open;
+    if ($("watching")) $("watching").hidden = open;
     if (!open && view.status !== "aborted") $("aborted-note").hidden = true;
     if (view.status === "aborted") $("aborted-note").hidden = false;
   }
@@ -601,6 +623,13 @@ function startTable() {
   };
   soundButton.addEventListener("click", () => { sound.setMuted(!sound.isMuted()); showSound(); });
   showSound();
+  const volume = $("volume");
+  volume.value = String(Math.round(sound.volume() * 100));
+  volume.addEventListener("input", () => {
+    sound.setVolume(Number(volume.value) / 100);
+    if (sound.isMuted() && Number(volume.value) > 0) { sound.setMuted(false); showSound(); }
+  });
+  volume.addEventListener("change", () => sound.cardPlayed());  // a sample at the new level
   sound.unlockOnGesture();
   $("last-trick-toggle").addEventListener("click", () => { showingLastTrick = !showingLastTrick; render(); });
   $("auto-move-notice").querySelector("button").addEventListener("click", () => { $("auto-move-notice").hidden = true; });

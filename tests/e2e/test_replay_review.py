@@ -64,5 +64,19 @@ def test_the_replay_shows_the_hard_bots_second_opinion(
             text = opinion.inner_text()
             assert text.startswith("hard bot: "), text
             assert "the same choice" in text or "points" in text, text
+
+            # The review's list: the disagreements worst first, each a click from its step.
+            items = page.locator('[data-testid="mistake-list"] li')
+            chart = page.locator('[data-testid="round-chart"] .bar')
+            assert chart.count() >= 1, "no points-per-round chart"
+            for jump in (
+                page.locator('[data-testid="next-mistake"]'),
+                items.first.locator("button"),
+            ):
+                if items.count():  # the hard bot disagreed somewhere: each jump shows it
+                    page.locator("#first").click()
+                    jump.click()
+                    assert page.locator("#opinion").is_visible()
+                    assert "points" in page.locator("#opinion").inner_text()
     finally:
         player.context.close()

@@ -163,14 +163,33 @@ def test_only_the_seat_to_act_may_move(table: tuple[int, list[Player]]) -> None:
     assert mover.move(game_id, body).status_code == 200
 
 
+def test_a_signed_out_caller_reads_the_public_view_and_its_events(
+    table: tuple[int, list[Player]],
+) -> None:
+    game_id, people = table
+    anonymous = APIClient()
+    response = anonymous.get(game_url(game_id))
+    assert response.status_code == 200, response.content
+    view = response.json()
+    assert view["you"] is None and view["hand"] is None and view["legal"] is None
+    assert view["visible_hands"] == {} and view["shuffle_seed"] is None
+    assert view["seq"] == people[0].view(game_id)["seq"]
+    events = anonymous.get(game_url(game_id, "events"))
+    assert events.status_code == 200, events.content
+    rows = events.json()["results"]
+    assert [row["seq"] for row in rows] == [row["seq"] for row in people[0].events(game_id)]
+    assert all(not row["payload"].get("hand") for row in rows)
+    assert all(not row["payload"].get("visible_hands") for row in rows)
+    assert_error(anonymous.get(game_url(10**9)), 404, "not_found")
+    assert_error(anonymous.get(game_url(game_id, "chat")), 401, "not_authenticated")
+
+
 def test_unauthenticated_calls_get_401(table: tuple[int, list[Player]]) -> None:
     game_id, people = table
     anonymous = APIClient()
     calls = [
         anonymous.get(f"{API}/games/"),
         anonymous.post(f"{API}/games/", {"seats": 3}, format="json"),
-        anonymous.get(game_url(game_id)),
-        anonymous.get(game_url(game_id, "events")),
         anonymous.post(game_url(game_id, "join")),
         anonymous.post(game_url(game_id, "leave")),
         anonymous.post(game_url(game_id, "moves"), {"type": "bid", "bid": 0}, format="json"),

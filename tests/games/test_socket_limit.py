@@ -73,6 +73,8 @@ async def test_one_socket_past_the_limit_closes_the_users_oldest(sockets: Socket
     token = people[0].token
     first, second, third = await game_sockets(sockets, game_id, token, LIMIT)
     others = await game_sockets(sockets, game_id, people[1].token, LIMIT)
+    for socket in (first, second, third):
+        await socket.state()  # the fresh view that told it the other player came online
 
     await open_me(sockets, token)  # the fourth, of another kind
 

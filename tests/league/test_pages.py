@@ -114,7 +114,7 @@ def test_a_profile_draws_the_rating_chart_inline_after_two_league_games(
 
     assert response.status_code == 200
     html = response.content.decode()
-    assert "<svg" in html and "<polyline" in html
+    assert '<svg class="chart"' in html and "<polyline" in html
     points = re.search(r'<polyline[^>]*points="([^"]+)"', html)
     assert points is not None and len(points.group(1).split()) == 2  # one point per game
     assert external_urls(html) == []
@@ -123,7 +123,7 @@ def test_a_profile_draws_the_rating_chart_inline_after_two_league_games(
 
 def test_a_profile_has_no_chart_before_two_league_games(two_seasons: dict[str, User]) -> None:
     html = Client().get("/players/cleo/").content.decode()  # one league game
-    assert "<svg" not in html
+    assert '<svg class="chart"' not in html
     assert "The chart appears after two league games." in html
 
 

@@ -131,12 +131,17 @@ class Sockets:
 
 
 async def open_seats(sockets: Sockets, game_id: int, people: list[Player]) -> list[Socket]:
-    """A socket per player (by token), each past its first, connect-time view."""
-    opened = []
+    """A socket per player (by token), each past its connect-time view and the fresh views
+    that told it the players opened after it came online."""
+    opened, last = [], []
     for player in people:
         socket = await sockets.open(game_id, token=player.token)
-        await socket.state()
+        last.append(await socket.state())
         opened.append(socket)
+    names = {player.username for player in people}
+    for socket, state in zip(opened, last, strict=True):
+        while not all(seat["online"] for seat in state["players"] if seat["username"] in names):
+            state = await socket.state()
     return opened
 
 

@@ -128,7 +128,7 @@ async def test_one_push_gives_each_group_its_own_messages_in_order(
     await layer.group_add(seat, at_seat)
     await layer.group_add(watch, watching)
     try:
-        # From a thread, as a move's: the push runs in this loop, where the sockets listen.
+        # From a thread, as a move's: one pipeline from that thread.
         messages: list[Any] = [
             (seat, {"type": "game.state", "n": 1}),
             (watch, {"type": "game.state", "n": 2}),
@@ -137,13 +137,13 @@ async def test_one_push_gives_each_group_its_own_messages_in_order(
         pipelined: list[bool] = []
         real = infra.publish_many
 
-        async def recorded(*args: Any) -> bool:
-            pipelined.append(await real(*args))
+        def recorded(*args: Any) -> bool:
+            pipelined.append(real(*args))
             return pipelined[-1]
 
         with mock.patch.object(infra, "publish_many", recorded):
             await sync_to_async(push.send_many, thread_sensitive=False)(messages)
-        assert pipelined == [True]  # one pipeline, where the sockets listen
+        assert pipelined == [True]  # one pipeline
         assert await asyncio.wait_for(layer.receive(at_seat), 10) == {"type": "game.state", "n": 1}
         assert await asyncio.wait_for(layer.receive(at_seat), 10) == {"type": "game.state", "n": 3}
         assert await asyncio.wait_for(layer.receive(watching), 10) == {"type": "game.state", "n": 2}

@@ -1,5 +1,6 @@
 """Who may open a game socket (the API contract, "WebSocket"): a token in the query or a session
-cookie from an allowed Origin; anonymous callers, unknown games and other sites are turned away."""
+cookie from an allowed Origin, or nothing at all (a signed-out visitor watches); a token that
+opens no account, unknown games and other sites are turned away."""
 
 from __future__ import annotations
 
@@ -34,14 +35,28 @@ async def test_a_session_cookie_from_an_allowed_origin_opens_the_players_own_vie
     assert state == await db(people[2].view, game_id)
 
 
-async def test_anonymous_sockets_are_closed_with_4401(sockets: Sockets) -> None:
+async def test_a_token_that_opens_no_account_is_closed_with_4401(sockets: Sockets) -> None:
     game_id, people = await db(table, 3)
-    assert await sockets.refused(game_id, headers=[(b"origin", ALLOWED_ORIGIN)]) == 4401
     assert await sockets.refused(game_id, token="not-a-token") == 4401
-    assert await sockets.refused(game_id, headers=[(b"cookie", b"sessionid=forged")]) == 4401
     # A deactivated account's token no longer opens anything.
     await db(User.objects.filter(pk=people[0].user_id).update, is_active=False)
     assert await sockets.refused(game_id, token=people[0].token) == 4401
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [[(b"origin", ALLOWED_ORIGIN)], [(b"cookie", b"sessionid=forged")], []],
+    ids=["no-credentials", "forged-session", "app-without-token"],
+)
+async def test_a_signed_out_socket_watches_the_public_view(
+    sockets: Sockets, headers: list[tuple[bytes, bytes]]
+) -> None:
+    game_id, people = await db(table, 3, blind_first_round=False)
+    socket = await sockets.open(game_id, headers=headers)
+    state = await socket.state()
+    assert state["you"] is None and state["hand"] is None and state["visible_hands"] == {}
+    assert state["legal"] is None and state["shuffle_seed"] is None
+    assert state["seq"] == (await db(people[0].view, game_id))["seq"]
 
 
 async def test_a_socket_for_an_unknown_game_is_closed_with_4404(sockets: Sockets) -> None:

@@ -113,12 +113,10 @@ async def test_blind_first_round_plays_its_trick_alone_and_sockets_get_round_two
     sockets: Sockets,
 ) -> None:
     game_id, people = await db(table, 3)  # hook rule and blind first round on (R8, R9)
-    seat_sockets = []
-    states = []
-    for player in people:
-        socket = await sockets.open(game_id, token=player.token)
-        seat_sockets.append(socket)
-        states.append(await socket.state())
+    seat_sockets = await open_seats(sockets, game_id, people)
+    for socket in seat_sockets:
+        await socket.send({"type": "sync"})
+    states = [await socket.state() for socket in seat_sockets]
     rows = await db(event_rows, game_id)
     deal = next(row.payload for row in rows if row.type == "deal")
     assert deal["round"] == 1

@@ -91,6 +91,7 @@ async def test_sync_after_a_lost_push_restores_the_full_current_state(sockets: S
     (lost_channel,) = group_members(game_id)
     idle = await sockets.open(game_id, token=people[1].token)
     await idle.state()
+    await lost.state()  # the fresh view that told it the second player came online
     # The channel layer drops messages (at-most-once delivery, expired group membership):
     # take the first socket out of the game's group so the next pushes never reach it.
     for group in (push.seat_group(game_id, people[0].user_id), push.watch_group(game_id)):

@@ -70,3 +70,15 @@ def test_the_public_key_is_a_p256_point_and_push_is_off_without_keys(
         assert webpush.public_key() is None
     finally:
         webpush._vapid.cache_clear()
+
+
+def test_opening_the_settings_address_shows_the_settings_form(
+    make_player: Callable[..., Player],
+) -> None:
+    player = make_player()
+    response = browser_of(player).get("/notifications/settings/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/players/{player.username}/#notifications"
+    before = player.client.get("/api/v1/accounts/me/notifications/").json()
+    assert before == {"email_turns": True, "push_turns": False}  # opening it changed nothing
+    assert Client().get("/notifications/settings/").status_code == 302  # to the log-in

@@ -183,6 +183,7 @@ REST_FRAMEWORK = {
         # Verification links: tokens posted per address; links mailed per address and per user.
         "verify_email": env_str("RATE_VERIFY_EMAIL", "30/hour"),
         "verify_mail": env_str("RATE_VERIFY_MAIL", "5/hour"),
+        "hint": env_str("RATE_HINT", "60/min"),  # a guided game's hints: the hard bot thinks
     },
 }
 SPECTACULAR_SETTINGS = {
