@@ -34,19 +34,23 @@ REQUEST_TIMEOUT = 10.0  # no answer within this is a hang: the fault tests fail 
 AUDIT = """
 import json, django
 django.setup()
+from django.db import connection, transaction
 from games import engine
 from games.models import Game
 report = {}
-for game in Game.objects.exclude(state=None):
-    rows = list(game.events.order_by("seq").values("seq", "seat", "auto", "type", "payload"))
-    replayed = engine.replay(row["payload"] for row in rows)
-    report[game.pk] = {
-        "seqs": [row["seq"] for row in rows],
-        "seq": game.seq,
-        "replays": replayed == game.engine_state(),
-        "decisions": [[r["seq"], r["seat"], r["auto"]] for r in rows
-                      if r["type"] in engine.PLAYER_DECISIONS],
-    }
+with transaction.atomic():  # one snapshot: a timer move committed meanwhile is in none of it
+  if connection.vendor == "postgresql":
+    connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+  for game in Game.objects.exclude(state=None):
+      rows = list(game.events.order_by("seq").values("seq", "seat", "auto", "type", "payload"))
+      replayed = engine.replay(row["payload"] for row in rows)
+      report[game.pk] = {
+          "seqs": [row["seq"] for row in rows],
+          "seq": game.seq,
+          "replays": replayed == game.engine_state(),
+          "decisions": [[r["seq"], r["seat"], r["auto"]] for r in rows
+                        if r["type"] in engine.PLAYER_DECISIONS],
+      }
 print(json.dumps(report))
 """
 

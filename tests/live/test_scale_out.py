@@ -70,6 +70,9 @@ async def test_a_move_made_through_one_process_reaches_sockets_held_by_another(
         sockets = [await connect(url + person.token) for person in people]
         try:
             first = [json.loads(await ws.recv(decode=True)) for ws in sockets]
+            for index, ws in enumerate(sockets):  # the fresh views telling who came online
+                while not all(p["online"] for p in first[index]["state"]["players"]):
+                    first[index] = json.loads(await asyncio.wait_for(ws.recv(), 10))
             view = first[0]["state"]
             mover = people[view["to_act"]]
             body = {**choose_move(first[view["to_act"]]["state"]["legal"], None)}
