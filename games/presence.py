@@ -119,7 +119,8 @@ class Presence:
         return self
 
     async def stop(self) -> bool:
-        """Stop counting; True if that was the user's last open socket."""
+        """Stop counting; True if that was the user's last open socket (or the cache could not
+        say)."""
         if self._beat is None:
             return False
         self._beat.cancel()
@@ -127,7 +128,8 @@ class Presence:
         _here[self.user_id] -= 1
         if _here[self.user_id] <= 0:
             del _here[self.user_id]
-        return await _call(_closed, self.user_id) == 0 and not connected_here(self.user_id)
+        left = await _call(_closed, self.user_id)  # None: the cache failed, so tell anyway
+        return (left is None or left <= 0) and not connected_here(self.user_id)
 
     async def _refreshing(self) -> None:
         while True:

@@ -3,7 +3,6 @@ from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import (
     SpectacularAPIView,
-    SpectacularRedocView,
     SpectacularSwaggerSplitView,
 )
 
@@ -61,7 +60,6 @@ api_v1 = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file: the CSP allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
 ]
 
 pages = [
@@ -90,6 +88,7 @@ pages = [
         "notifications/settings/", notifications_views.settings_form, name="notifications-settings"
     ),
     path("sw.js", notifications_views.service_worker, name="service-worker"),
+    path("favicon.ico", views.favicon, name="favicon"),
 ]
 
 urlpatterns = [

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import markdown
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.csrf import csrf_exempt
@@ -42,6 +43,11 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
 
 
 @cache
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico where a page names no icon (the API docs): the site's."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 def markdown_page(folder: Path, language: str) -> SafeString:
     """One of our own Markdown texts in `language` (English where there is none) as HTML."""
     source = folder / f"{language.split('-')[0]}.md"

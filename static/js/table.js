@@ -91,8 +91,11 @@ function startTable() {
     if (view.status === "open") { draw.renderWaiting(view); return; }
     // Who sits where is not animated: a player who just took a seat is named at once, also
     // while the events that follow (the deal) still play out.
+    // Nor is whether a player has the site open: it shows at once, also during a round's summary.
     view.players.forEach((p) => {
-      if (!scene.players.some((q) => q.seat === p.seat)) scene.players.push({ ...p });
+      const shown = scene.players.find((q) => q.seat === p.seat);
+      if (!shown) scene.players.push({ ...p });
+      else shown.online = p.online;
     });
     const fresh = (events || []).filter((e) => e.seq > known);
     if (fresh.length && fresh[0].seq === known + 1) {
@@ -100,7 +103,7 @@ function startTable() {
     }
     if (known >= view.seq) {
       if (queue.length) pump();
-      else if (idle() && !same) render();  // an unchanged view leaves the controls as they are
+      else if (!same) render();  // an unchanged view leaves the controls as they are
       return;
     }
     render();  // behind the view: no controls until its events are in

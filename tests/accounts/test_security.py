@@ -214,7 +214,6 @@ def test_the_sign_up_form_refuses_a_cyrillic_lookalike() -> None:
         "/leaderboard/",
         "/accounts/login/",
         "/api/v1/docs/",
-        "/api/v1/redoc/",
     ],
 )
 def test_pages_carry_a_csp_of_this_site_only_and_no_inline_script(
