@@ -57,8 +57,11 @@ class Pagination(PageNumberPagination):
             raise ApplicationNotFound(str(error.detail)) from None
 
 
-def paginate(request: Request, items: Any, view: Any, *, present: Callable[[Any], Any]) -> Response:
-    """One page of `items` (a queryset or list), each shown by `present`, in the list shape."""
+def paginate(
+    request: Request, items: Any, view: Any, *, present: Callable[[list[Any]], list[Any]]
+) -> Response:
+    """One page of `items` (a queryset or list), shown by `present` (the page's items at once,
+    so what they share is read once), in the list shape."""
     paginator = Pagination()
     page: list[Any] = paginator.paginate_queryset(items, request, view=view) or []
-    return paginator.get_paginated_response([present(item) for item in page])
+    return paginator.get_paginated_response(present(page))

@@ -87,7 +87,7 @@ class GameListCreate(APIView):
             )
         mine, my_turn = _flag(request, "mine"), _flag(request, "my_turn")
         games = selectors.game_list(user=player(request), status=wanted, mine=mine, my_turn=my_turn)
-        return paginate(request, games, self, present=selectors.game_summary)
+        return paginate(request, games, self, present=selectors.game_summaries)
 
     @extend_schema(
         operation_id="games_create",
@@ -178,7 +178,7 @@ class GameEvents(APIView):
             request,
             selectors.game_events(game, after),
             self,
-            present=lambda row: selectors.event_view(game, row, you),
+            present=lambda rows: [selectors.event_view(game, row, you) for row in rows],
         )
 
 
@@ -197,8 +197,9 @@ class GameChat(APIView):
         after = _non_negative_int(request, "after", 0)
         if selectors.seat_of(selectors.seats_of(game), request.user) is None:
             raise NotAPlayer("A table's chat belongs to its players.")
+        messages = selectors.chat_list(game, after)
         return paginate(
-            request, selectors.chat_list(game, after), self, present=selectors.chat_view
+            request, messages, self, present=lambda rows: [selectors.chat_view(m) for m in rows]
         )
 
     @extend_schema(

@@ -106,6 +106,7 @@ class GameConsumer(FastJsonConsumer):
     seated = False  # chat belongs to the table's players: spectators get none
     seq = -1  # the seq of the newest view this socket has sent
     online: presence.Presence | None = None  # counted as one of the user's open sockets
+    watching: presence.Watching | None = None  # counted among the game's spectators
 
     async def connect(self) -> None:
         if await _refused(self, signed_out=True):
@@ -133,11 +134,15 @@ class GameConsumer(FastJsonConsumer):
         if user.is_authenticated:
             await self._count_socket(user.pk)
         await self._send_view()
+        if not self.seated:
+            self.watching = await presence.Watching(self.game_id).start()
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         await _absent(self.online)
+        if self.watching is not None:
+            await self.watching.stop()
         await socket_quota.stop(self.quota)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -45,7 +45,7 @@ def hint(game: Game, user: User) -> Hint:
     if seat is None:
         raise NotAPlayer("Hints are for the table's player.")
     state = game.engine_state()
-    view = selectors.game_view(game, user)
+    view = selectors.seat_view(game, seats, state, seat)
     nothing: Hint = {
         "reason": "wait",
         "cards": None,

@@ -10,12 +10,16 @@ a fresh view when their first socket opens and when their last one closes. Each 
 counts its own sockets, so a user with a socket in this process is known to be connected
 without asking the cache; for sockets elsewhere, a cache that fails counts as "not
 connected", so a notice is sent rather than lost.
+
+The same counts, by game, say how many sockets watch a table without a seat at it; and the
+moment a user's last socket closed is kept for a day, so a table can say "offline 5 min".
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -27,6 +31,7 @@ log = logging.getLogger(__name__)
 
 REFRESH_SECONDS = 30
 TTL_SECONDS = REFRESH_SECONDS * 3
+SEEN_SECONDS = 24 * 3600  # how long the moment a user's last socket closed is kept
 CALL_TIMEOUT = 1.0  # a socket never waits longer than this on the cache
 
 _here: Counter[int] = Counter()  # open sockets of this process, by user (its loop's thread)
@@ -36,8 +41,15 @@ def _key(user_id: int) -> str:
     return f"sockets-open-{user_id}"
 
 
-def _opened(user_id: int) -> int:
-    key = _key(user_id)
+def _watch_key(game_id: int) -> str:
+    return f"sockets-watching-{game_id}"
+
+
+def _seen_key(user_id: int) -> str:
+    return f"last-seen-{user_id}"
+
+
+def _add(key: str) -> int:
     cache.add(key, 0, TTL_SECONDS)
     try:
         count = cache.incr(key)
@@ -47,16 +59,39 @@ def _opened(user_id: int) -> int:
     return count
 
 
-def _closed(user_id: int) -> int:
+def _take(key: str) -> int:
     try:
-        return cache.decr(_key(user_id))
+        return cache.decr(key)
     except ValueError:  # expired: nothing to take back
         return 0
 
 
-def _refresh(user_id: int) -> None:
-    if not cache.touch(_key(user_id), TTL_SECONDS):
-        cache.add(_key(user_id), 1, TTL_SECONDS)  # expired under a live socket: it counts again
+def _keep(key: str) -> None:
+    if not cache.touch(key, TTL_SECONDS):
+        cache.add(key, 1, TTL_SECONDS)  # expired under a live socket: it counts again
+
+
+def _opened(user_id: int) -> int:
+    return _add(_key(user_id))
+
+
+def _closed(user_id: int) -> int:
+    left = _take(_key(user_id))
+    if left <= 0:
+        cache.set(_seen_key(user_id), time.time(), SEEN_SECONDS)
+    return left
+
+
+def last_seen(user_ids: Iterable[int]) -> dict[int, float]:
+    """When each of these users closed their last socket (Unix time), where the cache knows:
+    for a day after, and not across a lost cache."""
+    keys = {_seen_key(user_id): user_id for user_id in user_ids}
+    try:
+        found = cache.get_many(list(keys))
+    except Exception as error:
+        log.warning("last sockets of users %s unknown: %r", sorted(keys.values()), error)
+        return {}
+    return {keys[key]: float(moment) for key, moment in found.items()}
 
 
 def connected_here(user_id: int) -> bool:
@@ -92,15 +127,31 @@ def is_connected(user_id: int) -> bool:
         return False
 
 
-async def _call(function: Callable[[int], Any], user_id: int) -> Any:
+def watchers(game_id: int) -> int:
+    """How many sockets watch the game without a seat at it (0 if the cache fails)."""
+    try:
+        return max(0, int(cache.get(_watch_key(game_id)) or 0))
+    except Exception as error:
+        log.warning("spectators of game %s unknown: %r", game_id, error)
+        return 0
+
+
+async def _call(function: Callable[[Any], Any], arg: int | str) -> Any:
     """Best effort and bounded: a socket opens and closes whatever the cache does (None when
     the cache failed)."""
     try:
         call = sync_to_async(function, thread_sensitive=False)
-        return await asyncio.wait_for(call(user_id), CALL_TIMEOUT)
+        return await asyncio.wait_for(call(arg), CALL_TIMEOUT)
     except Exception as error:
-        log.warning("presence of user %s not recorded: %r", user_id, error)
+        log.warning("socket count %s not recorded: %r", arg, error)
         return None
+
+
+async def _refreshing(key: str) -> None:
+    """While a socket lives: its count's key does not expire."""
+    while True:
+        await asyncio.sleep(REFRESH_SECONDS)
+        await _call(_keep, key)
 
 
 class Presence:
@@ -115,7 +166,7 @@ class Presence:
     async def start(self) -> Presence:
         _here[self.user_id] += 1
         self.first = await _call(_opened, self.user_id) == 1
-        self._beat = asyncio.create_task(self._refreshing())
+        self._beat = asyncio.create_task(_refreshing(_key(self.user_id)))
         return self
 
     async def stop(self) -> bool:
@@ -131,7 +182,22 @@ class Presence:
         left = await _call(_closed, self.user_id)  # None: the cache failed, so tell anyway
         return (left is None or left <= 0) and not connected_here(self.user_id)
 
-    async def _refreshing(self) -> None:
-        while True:
-            await asyncio.sleep(REFRESH_SECONDS)
-            await _call(_refresh, self.user_id)
+
+class Watching:
+    """One socket watching a game without a seat at it: counted from `start()` until `stop()`
+    (the players' page shows how many watch)."""
+
+    def __init__(self, game_id: int) -> None:
+        self.key = _watch_key(game_id)
+        self._beat: asyncio.Task[None] | None = None
+
+    async def start(self) -> Watching:
+        await _call(_add, self.key)
+        self._beat = asyncio.create_task(_refreshing(self.key))
+        return self
+
+    async def stop(self) -> None:
+        if self._beat is not None:
+            self._beat.cancel()
+            self._beat = None
+            await _call(_take, self.key)

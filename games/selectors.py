@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import TypedDict
 
@@ -122,9 +123,12 @@ def iso(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 
-def _table(game: Game, seats: list[Seat]) -> Table:
+def _table(game: Game, seats: list[Seat], online: set[int] | None = None) -> Table:
+    """What the view and a list's summary share; `online`: of the users seated, those online
+    (asked here if not given)."""
     totals = (game.state or {}).get("totals") or [0] * game.seats
-    online = presence.online(seat.user_id for seat in seats if seat.user_id is not None)
+    if online is None:
+        online = presence.online(seat.user_id for seat in seats if seat.user_id is not None)
     return {
         "id": game.pk,
         "status": GameStatus(game.status),
@@ -156,7 +160,12 @@ def _table(game: Game, seats: list[Seat]) -> Table:
 def game_view(game: Game, user: AnyUser) -> GameView:
     """The contract's game view for `user`: their own seat's view, or the public one."""
     seats = seats_of(game)
-    (view,) = _views(game, seats, game.engine_state(), [seat_of(seats, user)])
+    return seat_view(game, seats, game.engine_state(), seat_of(seats, user))
+
+
+def seat_view(game: Game, seats: list[Seat], state: State | None, seat: int | None) -> GameView:
+    """The view of one seat (None: the public view) from seats and a state already read."""
+    (view,) = _views(game, seats, state, [seat])
     return view
 
 
@@ -253,14 +262,20 @@ def game_list(
     return games.prefetch_related("seat_set__user").order_by("-created_at", "-pk")
 
 
-def game_summary(game: Game) -> GameSummary:
-    """A game in a list: its options, players, free seats and progress (no cards)."""
-    round_number = (game.state or {}).get("round") or None
-    return {
-        **_table(game, list(game.seat_set.all())),
-        "round_number": round_number,
-        "to_act": game.to_act if game.status == GameStatus.ACTIVE else None,
-    }
+def game_summaries(games: Iterable[Game]) -> list[GameSummary]:
+    """Games in a list: their options, players, free seats and progress (no cards); who is
+    online asked once for the whole list."""
+    seated = [(game, list(game.seat_set.all())) for game in games]
+    users = (seat.user_id for _game, seats in seated for seat in seats)
+    online = presence.online(user for user in users if user is not None)
+    return [
+        {
+            **_table(game, seats, online),
+            "round_number": (game.state or {}).get("round") or None,
+            "to_act": game.to_act if game.status == GameStatus.ACTIVE else None,
+        }
+        for game, seats in seated
+    ]
 
 
 def chat_list(game: Game, after: int = 0) -> QuerySet[ChatMessage]:

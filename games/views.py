@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.contrib import messages
@@ -16,7 +17,7 @@ from apikit import throttles
 from apikit.errors_text import ERROR_TEXT, error_text
 from core import limits
 from core.errors import NotFound, Refusal, TooMany, error_body
-from games import guide, selectors, services
+from games import guide, presence, selectors, services
 from games.forms import TableForm
 from games.models import GameStatus
 
@@ -61,8 +62,8 @@ def _lobby_tables(request: HttpRequest) -> dict[str, Any]:
         if request.user.is_authenticated
         else []
     )
-    open_tables = [selectors.game_summary(game) for game in open_games]
-    my_tables = [selectors.game_summary(game) for game in mine]
+    open_tables = selectors.game_summaries(open_games)
+    my_tables = selectors.game_summaries(mine)
     return {
         "open_tables": open_tables,
         "my_tables": my_tables,
@@ -81,7 +82,7 @@ def _correspondence(summary: selectors.GameSummary) -> bool:
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
     games = selectors.game_list(user=request.user, status=None, mine=True)[:100]
-    summaries = [selectors.game_summary(game) for game in games]
+    summaries = selectors.game_summaries(games)
     return render(
         request,
         "games/my_games.html",
@@ -119,6 +120,25 @@ def hint(request: HttpRequest, game_id: int) -> JsonResponse:
         status = 404 if isinstance(refusal, NotFound) else 403
         return JsonResponse(error_body(refusal.code, refusal.message), status=status)
     return JsonResponse(found)
+
+
+def table_presence(request: HttpRequest, game_id: int) -> JsonResponse:
+    """For the table's page: how many sockets watch it without a seat, and since when each
+    offline player has been away from the site (where known), as seconds ago by seat."""
+    game = game_or_404(game_id)
+    seats = selectors.seats_of(game)
+    people = {seat.user_id: seat.number for seat in seats if seat.user_id is not None}
+    offline = set(people) - presence.online(people)
+    now = time.time()
+    return JsonResponse(
+        {
+            "spectators": presence.watchers(game.pk),
+            "offline_for": {
+                str(people[user_id]): max(0, round(now - moment))
+                for user_id, moment in presence.last_seen(offline).items()
+            },
+        }
+    )
 
 
 def table(request: HttpRequest, game_id: int) -> HttpResponse:

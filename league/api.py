@@ -39,7 +39,9 @@ class Leaderboard(APIView):
     def get(self, request: Request) -> Response:
         season = selectors.parse_season(request.query_params.get("season"))
         rows = selectors.leaderboard(season)
-        return paginate(request, rows, self, present=selectors.standing_row)
+        return paginate(
+            request, rows, self, present=lambda page: [selectors.standing_row(row) for row in page]
+        )
 
 
 class PlayerDetail(APIView):

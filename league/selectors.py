@@ -14,7 +14,7 @@ from accounts.selectors import email_verified
 from core.errors import Invalid
 from games.models import Game, GameStatus, Seat
 from league.models import LeagueGame, Rating, RatingChange, SeasonStanding
-from league.ratings import PROVISIONAL_GAMES, display
+from league.ratings import PROVISIONAL_GAMES, Skill, display
 
 SEASON = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
 
@@ -159,6 +159,45 @@ def player_stats(user: User, recent: int = 10) -> PlayerProfile:
             }
             for seat in latest
         ],
+    }
+
+
+class SeatRating(TypedDict):
+    seat: int
+    before: float
+    after: float
+
+
+class GameRatings(TypedDict):
+    """What one game did to its players' ratings: `rated` once the league decided on it (R17),
+    `league` whether it counted, `changes` one a seat when it did."""
+
+    rated: bool
+    league: bool
+    changes: list[SeatRating]
+
+
+def game_ratings(game: Game) -> GameRatings:
+    entry = LeagueGame.objects.filter(game=game).first()
+    if entry is None:
+        return {"rated": False, "league": False, "changes": []}
+    seats = dict(game.seat_set.exclude(user=None).values_list("user_id", "number"))
+    changes = RatingChange.objects.filter(game=game).order_by("user_id")
+    return {
+        "rated": True,
+        "league": entry.counts,
+        "changes": sorted(
+            (
+                {
+                    "seat": seats[change.user_id],
+                    "before": display(Skill(change.mu_before, change.sigma_before).ordinal),
+                    "after": display(change.ordinal),
+                }
+                for change in changes
+                if change.user_id in seats
+            ),
+            key=lambda row: row["seat"],
+        ),
     }
 
 

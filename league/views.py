@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import Invalid
+from games.models import Game
 from league import selectors
 from league.charts import rating_chart
 from review.selectors import review_stats
@@ -39,3 +40,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     chart = rating_chart(stats["rating_history"], str(_("Rating after each league game")))
     context = {"player": player, "stats": stats, "chart": chart, "review": review_stats(player)}
     return render(request, "league/profile.html", context)
+
+
+def game_ratings(request: HttpRequest, game_id: int) -> JsonResponse:
+    """A finished game's rating changes as JSON for its game-end screen (results are public)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Http404
+    return JsonResponse(selectors.game_ratings(game))

@@ -26,7 +26,7 @@ from core.errors import (
 )
 from games import engine
 from games.difficulty import bot_kind_for
-from games.dispatch import dispatch
+from games.dispatch import dispatch, expire_at
 from games.locks import Table, lock_table
 from games.models import Game, GameStatus, Seat
 from games.outcome import Outcome
@@ -298,7 +298,8 @@ def presence_told(user_id: int) -> None:
 
 
 def turns_expedite(*, user_id: int) -> int:
-    """A barred player's pending turns become due now, so the timer plays them (R16).
+    """A barred player's pending turns become due now, and the timer's task for each is sent at
+    once (R16); the sweep stays the safety net.
 
     Under each game's lock, and only if that player is still the one to act (compare and set):
     a move committed meanwhile has passed the turn to someone else, whose clock stays whole.
@@ -309,8 +310,10 @@ def turns_expedite(*, user_id: int) -> int:
         with transaction.atomic():
             table = lock_table(game_id)
             game, seat = table.game, table.seat_of(user_id)
-            if game.status == GameStatus.ACTIVE and seat is not None and game.to_act == seat.number:
-                game.deadline = timezone.now()
-                game.save(update_fields=["deadline"])
-                expedited += 1
+            if game.status != GameStatus.ACTIVE or seat is None or game.to_act != seat.number:
+                continue
+            game.deadline = timezone.now()
+            game.save(update_fields=["deadline"])
+        expire_at(game.pk, game.seq, game.deadline)
+        expedited += 1
     return expedited

@@ -11,7 +11,15 @@ async function refresh() {
   if (!ok) return;
   const count = data.count;
   badge.hidden = count === 0;
-  badge.textContent = fmt(ngettext("%(count)s game awaits your move", "%(count)s games await your move", count), { count });
+  // On a phone the header shows the count alone; the sentence stays for screen readers.
+  const long = document.createElement("span");
+  long.className = "long";
+  long.textContent = fmt(ngettext("%(count)s game awaits your move", "%(count)s games await your move", count), { count });
+  const short = document.createElement("span");
+  short.className = "short";
+  short.setAttribute("aria-hidden", "true");
+  short.textContent = String(count);
+  badge.replaceChildren(long, short);
 }
 
 if (badge) {

@@ -1,12 +1,39 @@
 /* Replay of a finished game. The server builds every frame with the rules engine (the table
-   after each event, every hand shown); this page only draws them, step by step or playing. */
+   after each event, every hand shown); this page draws each as the live table does
+   (table-view.js), with every hand listed below, step by step or playing. */
 import { gettext, fmt } from "./i18n.js";
-import { cardElement, cardLabel, suitBadge, suitText } from "./cards.js";
+import { cardElement, cardLabel, suitText } from "./cards.js";
+import { displayName, renderBar, renderSeats, renderTrick } from "./table-view.js";
 
 const $ = (id) => document.getElementById(id);
 const frames = JSON.parse($("frames").textContent);
-const players = JSON.parse($("players").textContent);
-const name = (seat) => (players.find((p) => p.seat === seat) || { username: "?" }).username;
+const you = JSON.parse($("you").textContent);
+// Who sat where; whether they are online or away now says nothing of the game then.
+const players = JSON.parse($("players").textContent).map(({ online, away, ...player }) => player);
+const name = (seat) => {
+  const player = players.find((p) => p.seat === seat);
+  return player ? displayName(player) : "?";
+};
+
+/* A frame as the live table's scene: the table then, from the viewer's seat (or seat 0). */
+function sceneOf(t) {
+  return {
+    seats: players.length,
+    you,
+    players: players.map((p) => ({ ...p, score: t.totals[p.seat] || 0 })),
+    round: t.round ? {
+      number: t.round, cards: t.round, dealer: t.dealer, trump_card: t.trump_card, trump: t.trump,
+      phase: t.phase, bids: t.bids, tricks_won: t.tricks_won,
+    } : null,
+    trick: t.trick,
+    trickWinner: t.trick_winner,
+    lastTrick: null,
+    hand: null,
+    hiddenCount: 0,
+    visible_hands: {},
+    to_act: t.to_act,
+  };
+}
 let index = 0;
 let timer = null;
 
@@ -55,41 +82,26 @@ function show(i) {
   $("opinion").hidden = !opinion;
   $("opinion").textContent = opinion ? opinionText(opinion) : "";
   $("position").textContent = fmt(gettext("step %(i)s of %(n)s"), { i: index + 1, n: frames.length });
-  $("round-info").textContent = t.round ? fmt(gettext("Round %(n)s"), { n: t.round }) : "";
+  const scene = sceneOf(t);
+  renderBar(scene);
   $("trump-box").hidden = !t.round;  // before the first deal there is no trump to speak of
-  $("turned-card").replaceChildren(t.trump_card ? cardElement(t.trump_card, { small: true }) : document.createTextNode("—"));
-  $("trump").replaceChildren(suitBadge(t.trump));
-  const seats = $("seats");
-  seats.replaceChildren();
+  renderSeats(scene, { showTimer: false });
+  renderTrick(scene);
+  const hands = $("hands");
+  hands.replaceChildren();
   players.forEach(({ seat }) => {
     const box = document.createElement("div");
     box.className = "seat-box" + (t.to_act === seat ? " acting" : "");
+    box.dataset.testid = "replay-hand-" + seat;
     const title = document.createElement("div");
     title.className = "name";
-    title.textContent = name(seat) + (t.dealer === seat ? " · " + gettext("dealer") : "");
-    const stats = document.createElement("div");
-    stats.className = "stats";
-    const bid = t.bids[seat];
-    stats.textContent = fmt(gettext("Bid %(bid)s · Tricks %(tricks)s · Score %(score)s"),
-      { bid: bid === null || bid === undefined ? "–" : bid, tricks: t.tricks_won[seat] || 0, score: t.totals[seat] || 0 });
+    title.textContent = name(seat);
     const hand = document.createElement("div");
     hand.className = "cards";
     (t.hands[seat] || []).forEach((c) => hand.append(cardElement(c, { small: true })));
-    box.append(title, stats, hand);
-    seats.append(box);
+    box.append(title, hand);
+    hands.append(box);
   });
-  const trick = $("trick");
-  trick.replaceChildren();
-  t.trick.forEach(({ seat, card }) => {
-    const cell = document.createElement("figure");
-    cell.className = "played" + (seat === t.trick_winner ? " winner" : "");
-    const caption = document.createElement("figcaption");
-    caption.textContent = name(seat);
-    cell.append(cardElement(card), caption);
-    trick.append(cell);
-  });
-  $("trick-title").textContent = t.trick_winner !== null
-    ? fmt(gettext("%(name)s wins the trick"), { name: name(t.trick_winner) }) : gettext("Current trick");
   if (index === frames.length - 1) pause();
 }
 

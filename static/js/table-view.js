@@ -95,6 +95,22 @@ function timerRing() {
   return box;
 }
 
+/* Since when each offline player has had no socket of this site open (by seat, this page's
+   clock), as the table's presence answer last said; "offline" alone where unknown. */
+const offlineSince = new Map();
+export function noteOfflineFor(secondsBySeat) {
+  offlineSince.clear();
+  Object.entries(secondsBySeat || {}).forEach(([seat, seconds]) => offlineSince.set(Number(seat), Date.now() - seconds * 1000));
+}
+
+function offlineText(seat) {
+  const since = offlineSince.get(seat);
+  const minutes = since === undefined ? 0 : Math.floor((Date.now() - since) / 60000);
+  if (minutes < 1) return gettext("offline");
+  if (minutes < 60) return fmt(gettext("offline %(n)s min"), { n: minutes });
+  return fmt(gettext("offline %(n)s h"), { n: Math.floor(minutes / 60) });
+}
+
 export function renderSeats(scene, { showTimer }) {
   const box = $("seats");
   box.replaceChildren();
@@ -125,7 +141,7 @@ export function renderSeats(scene, { showTimer }) {
     if (scene.you === seat) head.append(badge(gettext("you"), "you"));
     if (round && round.dealer === seat) head.append(badge(gettext("dealer"), "dealer"));
     if (player && player.away) head.append(badge(gettext("away"), "away"));
-    if (player && !player.is_bot) {  // whether they have this site open (a bot always is)
+    if (player && !player.is_bot && player.online !== undefined) {  // has this site open (a bot always)
       chip.dataset.online = String(player.online !== false);
       const mark = el("span", "presence");
       mark.dataset.testid = "presence-" + seat;
@@ -134,7 +150,7 @@ export function renderSeats(scene, { showTimer }) {
       mark.setAttribute("aria-label", label);
       mark.title = label;
       name.prepend(mark);
-      if (player.online === false) head.append(badge(gettext("offline"), "offline"));
+      if (player.online === false) head.append(badge(offlineText(seat), "offline"));
     }
     chip.append(head);
     const stats = el("div", "stats");
@@ -385,7 +401,9 @@ export function gameStats(scores, seat) {
   return { exact, rounds: scores.length, best };
 }
 
-export function renderGameOver(view) {
+/* The end of the game: places, each player's exact bids and best round, and once the league has
+   rated the game (`ratings`, from /games/<id>/ratings/) each player's rating change. */
+export function renderGameOver(view, ratings) {
   const box = $("gameover");
   if (view.status !== "finished") { box.hidden = true; return; }
   box.hidden = false;
@@ -404,8 +422,24 @@ export function renderGameOver(view) {
     const best = stats.best ? " · " + fmt(gettext("best round: %(round)s (%(points)s)"),
       { round: stats.best.round, points: (stats.best.points > 0 ? "+" : "") + stats.best.points }) : "";
     item.append(el("span", "stats", line + best));
+    const change = ratings && ratings.league ? ratings.changes.find((c) => c.seat === player.seat) : null;
+    if (change) {
+      const delta = change.after - change.before;
+      const rating = el("span", "rating", fmt(gettext("rating %(before)s → %(after)s (%(delta)s)"), {
+        before: change.before.toFixed(1), after: change.after.toFixed(1),
+        delta: (delta >= 0 ? "+" : "−") + Math.abs(delta).toFixed(1),
+      }));
+      rating.dataset.testid = "rating-change";
+      item.append(rating);
+    }
     list.append(item);
   });
+  const note = $("league-note");
+  note.hidden = !ratings || !ratings.rated;
+  if (ratings && ratings.rated) {
+    note.textContent = ratings.league ? gettext("A league game: the ratings above have changed.")
+      : gettext("Not a league game (bots at the table, or a player seated twice): no rating changed.");
+  }
   const me = view.players.find((p) => p.seat === view.you);
   const yours = $("your-place");
   if (me) {
@@ -425,6 +459,19 @@ export function renderGameOver(view) {
     rematch.hidden = false;
     if (start) start.closest("form").hidden = true;  // one button: the rematch exists
   }
+}
+
+/* How many watch the table without a seat (an eye and the number; hidden when none). */
+export function renderSpectators(box, count) {
+  box.hidden = !count;
+  if (!count) return;
+  const label = fmt(ngettext("%(count)s spectator", "%(count)s spectators", count), { count });
+  box.title = label;
+  box.setAttribute("aria-label", label);
+  box.innerHTML = '<svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">'
+    + '<path d="M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12z" fill="none" stroke="currentColor" stroke-width="2"/>'
+    + '<circle cx="12" cy="12" r="3" fill="currentColor"/></svg>';
+  box.append(" " + count);
 }
 
 /* Who has taken a seat at the rematch (its public view), under its button. */

@@ -372,9 +372,10 @@ function startTable() {
     draw.renderHand(showing, { legal: calm && !moving() ? view.legal : null, onPlay: (card) => sendMove({ type: "play", card }) });
     if (calm) {  // results show once the events that led to them have been played out
       draw.renderScores(view);
-      draw.renderGameOver(view);
+      draw.renderGameOver(view, ratings);
       root.classList.toggle("finished", view.status === "finished");
       followRematch();
+      followRatings();
     }
     tick();
     turnEffects(calm);
@@ -391,6 +392,47 @@ function startTable() {
       rematchTimer = ok && data.status !== "open" ? -1 : setTimeout(ask, 10000);
     };
     rematchTimer = 0;
+    ask();
+  }
+
+  /* How many watch without a seat, and how long offline players have been away: asked now and
+     every 15 s while the game has not ended. */
+  function followPresence() {
+    const box = $("spectators");
+    const ask = async () => {
+      if (view.status === "finished" || view.status === "aborted") { box.hidden = true; return; }
+      const { ok, data } = await fetchJSON(box.dataset.url).catch(() => ({}));
+      if (ok) {
+        draw.renderSpectators(box, data.spectators);
+        draw.noteOfflineFor(data.offline_for);
+        if (view.status !== "open") {
+          draw.renderSeats(idle() ? sceneFromView(view) : scene,
+            { showTimer: idle() && view.status === "active" && !!view.deadline });
+          tick();
+        }
+      }
+      setTimeout(ask, 15000);
+    };
+    ask();
+  }
+  followPresence();
+
+  /* The rating changes, once the league has rated the finished game (a task after its end):
+     asked every 2 s until it has, for a minute at most. */
+  let ratings = null;
+  let ratingsAsked = 0;
+  function followRatings() {
+    if (view.status !== "finished" || ratingsAsked) return;
+    const ask = async () => {
+      ratingsAsked += 1;
+      const { ok, data } = await fetchJSON("/games/" + view.id + "/ratings/").catch(() => ({}));
+      if (ok && data.rated) {
+        ratings = data;
+        if (idle()) draw.renderGameOver(view, ratings);
+      } else if (ratingsAsked < 30) {
+        setTimeout(ask, 2000);
+      }
+    };
     ask();
   }
 

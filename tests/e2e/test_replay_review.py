@@ -44,10 +44,13 @@ def wait_for_review(player: Player, game_id: int) -> None:
     assert status == 200, f"GET {analysis}: {status}"
 
 
+@pytest.mark.parametrize(
+    "size", [{"width": 390, "height": 844}, {"width": 1366, "height": 768}], ids=["phone", "laptop"]
+)
 def test_the_replay_shows_the_hard_bots_second_opinion(
-    browser: Any, server_url: str, artifacts: Path
+    browser: Any, server_url: str, artifacts: Path, size: dict[str, int]
 ) -> None:
-    player = sign_up(browser, server_url, "review_e2e")
+    player = sign_up(browser, server_url, f"review_{size['width']}", viewport=size)
     try:
         with screenshots_on_failure(artifacts, [player]):
             game_id = play_to_the_end_through_the_api(player)
@@ -64,6 +67,17 @@ def test_the_replay_shows_the_hard_bots_second_opinion(
             text = opinion.inner_text()
             assert text.startswith("hard bot: "), text
             assert "the same choice" in text or "points" in text, text
+            # Drawn as the live table: a seat box for each player on the oval, every hand below.
+            table = page.locator('[data-testid="table"]')
+            seats = table.locator('[data-testid^="seat-"]')
+            assert seats.count() == 3, seats.count()
+            assert page.locator('[data-testid^="replay-hand-"]').count() == 3
+            for _ in range(8):  # on to a card in the trick
+                if table.locator('[data-testid="trick-card"]').count():
+                    break
+                page.locator("#next").click()
+            assert table.locator('[data-testid="trick-card"]').count() >= 1
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
 
             # The review's list: the disagreements worst first, each a click from its step.
             items = page.locator('[data-testid="mistake-list"] li')

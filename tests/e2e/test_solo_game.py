@@ -4,6 +4,7 @@ table on a phone-sized screen."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,14 @@ def test_solo_game_against_three_bots(browser: Any, server_url: str, artifacts: 
             gameover.wait_for(state="visible")
             places = page.locator("#places li")
             assert places.count() == 4, places.all_inner_texts()
+            # Each place says its exact bids and best round; once the league has rated the
+            # game, a note says it was casual (bots at the table) and no rating shows.
+            for text in places.all_inner_texts():
+                assert re.search(r"exact bids: \d+ of 15", text) and "best round" in text, text
+            note = page.locator('[data-testid="league-note"]')
+            note.wait_for(state="visible")
+            assert "Not a league game" in note.inner_text(), note.inner_text()
+            assert page.locator('[data-testid="rating-change"]').count() == 0
             box = gameover.bounding_box()
             assert box is not None and box["y"] + 40 < 768, f"game over below the fold: {box}"
             rows = page.locator('[data-testid="score-sheet"] tbody tr')

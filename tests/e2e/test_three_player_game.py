@@ -264,7 +264,15 @@ def play_three_player_game(
             "() => !document.querySelector('[data-testid=\"turn-timer\"]')",
             what="the turn timer to go once the game is over",
         )
+        # Three people, no bot: a league game, whose rating changes show once it is rated.
+        player.wait_js(
+            "() => document.querySelectorAll('[data-testid=\"rating-change\"]').length === 3",
+            what="each player's rating change",
+        )
         game.final[player.username] = player.page.evaluate(FINAL_JS)
+        game.final[player.username]["ratings"] = player.page.locator(
+            '[data-testid="rating-change"]'
+        ).all_inner_texts()
         game.final_views[player.username] = player.view()
     screenshot(game, alice, "game-over", artifacts, full_page=True)
     sheet = alice.page.locator('[data-testid="score-sheet"]')
@@ -288,6 +296,10 @@ def test_three_players_play_a_whole_game(three_player_game: PlayedGame) -> None:
         assert len(final["places"]) == 3, f"{name}: places {final['places']}"
         assert final["winners"] >= 1, f"{name}: no winner marked in {final['places']}"
         assert final["status_line"] == "The game is over.", final["status_line"]
+        assert all(
+            re.fullmatch(r"rating -?[\d.]+ → -?[\d.]+ \([+−][\d.]+\)", text)
+            for text in final["ratings"]
+        ), final["ratings"]
         assert final["sheet_rows"] == 20, f"{name}: {final['sheet_rows']} score-sheet rows, not 20"
         scores = views[name]["scores"]
         assert final["seat_scores"] == [str(s) for s in scores], (name, final, scores)

@@ -79,6 +79,10 @@ def test_a_signed_out_visitor_watches_two_rounds_and_the_players_see_who_left(
                 seen.add(watched["seq"])
             assert len(seen) >= 4, seen
             assert not problems, problems
+            # The players' table counts the one spectator (asked every 15 s).
+            count = host.page.locator('[data-testid="spectator-count"]')
+            count.wait_for(state="visible", timeout=20_000)
+            assert count.inner_text().strip() == "1", count.inner_text()
 
             # The guest closes their table: the host's seat box marks them offline in seconds.
             guest.close()

@@ -201,3 +201,12 @@ class _Clock:
 def services_clock_at(moment: datetime) -> AbstractContextManager[Any]:
     """The moves services' clock (the turn timer's, R16) stands at `moment`."""
     return mock.patch.object(services.moves, "timezone", _Clock(moment))
+
+
+def set_rate(settings: Any, scope: str, rate: str) -> None:
+    """One throttle scope's rate, through pytest-django's `settings` fixture."""
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, scope: rate},
+    }

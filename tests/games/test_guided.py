@@ -12,8 +12,7 @@ from django.test import Client
 
 from games.engine.cards import CARDS
 from games.models import Game
-from tests.games.helpers import Player, choose_move, seat_players
-from tests.games.test_limits import set_rate
+from tests.games.helpers import Player, choose_move, seat_players, set_rate
 
 pytestmark = pytest.mark.django_db
 

@@ -25,6 +25,7 @@ from tests.games.helpers import (
     race,
     register_player,
     seat_players,
+    set_rate,
 )
 from tests.games.test_concurrency import twin
 
@@ -78,14 +79,6 @@ def create(player: Player, **options: Any) -> Any:
 
 def tables_of(player: Player) -> int:
     return Game.objects.filter(created_by_id=player.user_id).count()
-
-
-def set_rate(settings: Any, scope: str, rate: str) -> None:
-    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {**rates, scope: rate},
-    }
 
 
 def test_creating_tables_past_the_hourly_rate_is_429_with_retry_after(

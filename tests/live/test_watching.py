@@ -4,10 +4,13 @@ this site open, and the others hear within seconds when that changes."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
+from django.test import Client
 
+from tests.games.helpers import register_player
 from tests.live.helpers import Sockets, db, open_seats, rest_move, table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -100,3 +103,53 @@ async def test_a_second_socket_of_the_same_player_changes_nobodys_view(
     await extra.communicator.disconnect()
     assert await seats[0].nothing()  # still online: no fresh view for anyone
     assert online(await db(people[0].view, game_id))[1] is True
+
+
+def table_presence(game_id: int) -> dict[str, Any]:
+    response = Client().get(f"/games/{game_id}/presence/")  # the table page's, signed out
+    assert response.status_code == 200
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def spectators(game_id: int) -> int:
+    count: int = table_presence(game_id)["spectators"]
+    return count
+
+
+async def spectators_become(game_id: int, count: int) -> None:
+    """The count reaches `count` within a few seconds (a socket counts itself after its view)."""
+    for _ in range(50):
+        if await db(spectators, game_id) == count:
+            return
+        await asyncio.sleep(0.1)
+    assert await db(spectators, game_id) == count
+
+
+async def test_the_table_counts_its_spectators_but_not_its_players(sockets: Sockets) -> None:
+    game_id, people = await db(table, 3)
+    await open_seats(sockets, game_id, people)
+    await spectators_become(game_id, 0)
+    stranger = await db(register_player, "stranger")
+    signed_out = await sockets.open(game_id)
+    signed_in = await sockets.open(game_id, token=stranger.token)
+    await signed_out.state()
+    await signed_in.state()
+    await spectators_become(game_id, 2)
+    await signed_out.communicator.disconnect()
+    await spectators_become(game_id, 1)
+    assert (await db(Client().get, f"/games/{game_id + 1}/presence/")).status_code == 404
+
+
+async def test_the_table_says_how_long_an_offline_player_has_been_away(sockets: Sockets) -> None:
+    game_id, people = await db(table, 3)
+    seats = await open_seats(sockets, game_id, people)
+    assert (await db(table_presence, game_id))["offline_for"] == {}
+    await seats[1].communicator.disconnect()
+    await seats[0].state(timeout=5)  # the fresh view that says seat 1 went offline
+    away = (await db(table_presence, game_id))["offline_for"]
+    assert set(away) == {"1"} and 0 <= away["1"] <= 5, away
+    again = await sockets.open(game_id, token=people[1].token)
+    await again.state()
+    await seats[0].state(timeout=5)
+    assert (await db(table_presence, game_id))["offline_for"] == {}
