@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from collections.abc import Callable
+from typing import Any, TypedDict, TypeVar
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest
@@ -173,3 +174,46 @@ class VerificationResend(APIView):
     def post(self, request: Request) -> Response:
         services.verification_mail_send(user=player(request))
         return Response(status=status.HTTP_202_ACCEPTED)
+
+
+View = TypeVar("View", bound=Callable[..., Response])
+
+
+def _relation(verb: str, what: str) -> Callable[[View], View]:
+    """The schema of a follow or block endpoint: no body, 204, the contract's refusals."""
+    return extend_schema(
+        operation_id=f"players_{verb}",
+        request=None,
+        responses={
+            204: None,
+            **errors(400, 401, 403, 404, s400="invalid: that is you.", s403=what),
+        },
+    )
+
+
+class Follow(APIView):
+    """Follow a player (friends are mutual follows), or stop."""
+
+    @_relation("follow", "blocked: one of you blocked the other.")
+    def post(self, request: Request, username: str) -> Response:
+        services.follow(user=player(request), username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @_relation("unfollow", "suspended: the caller may not play.")
+    def delete(self, request: Request, username: str) -> Response:
+        services.unfollow(user=player(request), username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class Block(APIView):
+    """Block a player (neither meets the other at a table, follows or invites), or lift it."""
+
+    @_relation("block", "suspended: the caller may not play.")
+    def post(self, request: Request, username: str) -> Response:
+        services.block(user=player(request), username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @_relation("unblock", "suspended: the caller may not play.")
+    def delete(self, request: Request, username: str) -> Response:
+        services.unblock(user=player(request), username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)

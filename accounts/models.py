@@ -1,4 +1,5 @@
-"""Account standing: a suspension or ban says whether a user may play."""
+"""Account standing (a suspension or ban says whether a user may play), and who follows or
+blocks whom."""
 
 from __future__ import annotations
 
@@ -49,3 +50,50 @@ class VerifiedEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.email} verified by {self.user}"
+
+
+class Follow(models.Model):
+    """One player follows another; two who follow each other are friends."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed")), name="follow_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower} follows {self.followed}"
+
+
+class Block(models.Model):
+    """One player blocks another: neither may join a table where the other sits, follow or
+    invite the other, and the blocker hears none of the other's chat."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"

@@ -1,10 +1,11 @@
-"""Reads for accounts: whether a player's address is verified, and so whether we may mail it."""
+"""Reads for accounts: whether a player's address is verified (so whether we may mail it), and
+who is a friend of whom or blocked."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
 
-from accounts.models import VerifiedEmail
+from accounts.models import Block, Follow, VerifiedEmail
 
 
 def email_verified(user: User) -> bool:
@@ -29,3 +30,20 @@ def verified_elsewhere(user: User, email: str) -> bool:
         .exclude(user=user)
         .exists()
     )
+
+
+def friend_ids(user_id: int) -> set[int]:
+    """The users who follow `user_id` and whom they follow (friends are mutual follows)."""
+    follows = Follow.objects.filter(follower_id=user_id).values_list("followed_id", flat=True)
+    return set(
+        Follow.objects.filter(followed_id=user_id, follower_id__in=follows).values_list(
+            "follower_id", flat=True
+        )
+    )
+
+
+def blocked_ids(user_id: int) -> set[int]:
+    """The users `user_id` blocked or was blocked by: neither side may meet the other."""
+    blocked = Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True)
+    blockers = Block.objects.filter(blocked_id=user_id).values_list("blocker_id", flat=True)
+    return set(blocked) | set(blockers)

@@ -1,5 +1,5 @@
 """Writes for accounts: sign-up, the address and its verification, API tokens, and whether a
-user may play (suspensions)."""
+user may play (suspensions); following and blocking other players."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ from django.utils import timezone, translation
 from rest_framework.authtoken.models import Token
 
 from accounts import selectors, verification
-from accounts.models import Suspension, VerifiedEmail
+from accounts.models import Block, Follow, Suspension, VerifiedEmail
 from accounts.usernames import username_validator
 from apikit import throttles
 from core import limits
-from core.errors import EmailTaken, Invalid, NotAuthenticated, RateLimited
+from core.errors import Blocked, EmailTaken, Invalid, NotAuthenticated, NotFound, RateLimited
 
 log = logging.getLogger(__name__)
 
@@ -168,3 +168,39 @@ def suspension_set(
 def suspension_lift(*, user: User) -> None:
     """The player may log in and play again."""
     Suspension.objects.filter(user=user).delete()
+
+
+def _other(user: User, username: str) -> User:
+    """The player `username` as the other side of a follow or block: never the caller."""
+    other = User.objects.filter(username=username).first()
+    if other is None:
+        raise NotFound(f"There is no player {username!r}.")
+    if other.pk == user.pk:
+        raise Invalid("That is you.", fields={"username": ["not yourself"]})
+    return other
+
+
+def follow(*, user: User, username: str) -> None:
+    """`user` follows `username` (friends once both follow); again is harmless. Not across a
+    block, either way."""
+    other = _other(user, username)
+    if other.pk in selectors.blocked_ids(user.pk):
+        raise Blocked("One of you blocked the other.")
+    Follow.objects.get_or_create(follower=user, followed=other)
+
+
+def unfollow(*, user: User, username: str) -> None:
+    Follow.objects.filter(follower=user, followed=_other(user, username)).delete()
+
+
+def block(*, user: User, username: str) -> None:
+    """`user` blocks `username`: the follows between them end; again is harmless."""
+    other = _other(user, username)
+    with transaction.atomic():
+        Block.objects.get_or_create(blocker=user, blocked=other)
+        Follow.objects.filter(follower=user, followed=other).delete()
+        Follow.objects.filter(follower=other, followed=user).delete()
+
+
+def unblock(*, user: User, username: str) -> None:
+    Block.objects.filter(blocker=user, blocked=_other(user, username)).delete()

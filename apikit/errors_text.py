@@ -7,6 +7,8 @@ from django.utils.translation import gettext_lazy as _
 ERROR_TEXT = {
     "not_authenticated": _("Please log in first."),
     "not_a_player": _("You do not sit at this table."),
+    "invite_required": _("This table is private: join it with its invitation link."),
+    "blocked": _("You cannot join a table where a player you blocked, or who blocked you, sits."),
     "not_found": _("There is no such game."),
     "not_your_turn": _("It is not your turn."),
     "stale_state": _("The table has moved on; here is the latest state."),

@@ -40,6 +40,18 @@ class StaleState(Refusal):
     code = "stale_state"
 
 
+class InviteRequired(Refusal):
+    """A private table is joined only with its invitation code."""
+
+    code = "invite_required"
+
+
+class Blocked(Refusal):
+    """One of two players blocked the other: they do not meet."""
+
+    code = "blocked"
+
+
 class GameFull(Refusal):
     code = "game_full"
 

@@ -18,12 +18,13 @@ from games import selectors, services
 from games.models import GameStatus
 from games.move_input import move_request
 from games.outcome import Outcome
-from games.selectors import ChatMessageView, EventRow, GameSummary, GameView
+from games.selectors import ChatMessageView, EventRow, Friend, GameSummary, GameView
 from games.serializers import (
     GAME_CREATE_BODY,
     MOVE_BODY,
     ChatPostSerializer,
     GameCreateSerializer,
+    GameJoinSerializer,
     move_body_check,
 )
 
@@ -104,7 +105,13 @@ class GameListCreate(APIView):
 class GameDetail(APIView):
     permission_classes = [AllowAny]  # signed out: the public view (API.md "Games")
 
-    @extend_schema(operation_id="games_retrieve", responses={200: ref(GameView), **errors(404)})
+    @extend_schema(
+        operation_id="games_retrieve",
+        responses={
+            200: ref(GameView),
+            **errors(403, 404, s403="not_a_player: the table's players chose who may watch."),
+        },
+    )
     def get(self, request: Request, game_id: int) -> Response:
         return Response(selectors.game_view(selectors.game_get(game_id), request.user))
 
@@ -112,20 +119,30 @@ class GameDetail(APIView):
 class GameJoin(APIView):
     @extend_schema(
         operation_id="games_join",
-        request=None,
+        request=GameJoinSerializer,
         responses={
             200: ref(GameView),
             **errors(
+                400,
                 401,
+                403,
                 404,
                 409,
+                s403="invite_required: a private table, joined without its invitation code or "
+                "with a wrong one; blocked: a player at the table blocked the caller, or the "
+                "caller blocked them.",
                 s409="game_full: the table has started, ended or is full; "
                 "too_many_open_tables: the caller sits at as many open tables as one may.",
             ),
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        return _answer(request, services.game_join(game_id=game_id, user=player(request)))
+        selectors.game_get(game_id)  # an unknown table is 404 whatever the body
+        serializer = GameJoinSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        invite = serializer.validated_data.get("invite")
+        joined = services.game_join(game_id=game_id, user=player(request), invite=invite)
+        return _answer(request, joined)
 
 
 class GameLeave(APIView):
@@ -168,12 +185,17 @@ class GameEvents(APIView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
-        responses={200: page_of(EventRow), **errors(400, 404)},
+        responses={
+            200: page_of(EventRow),
+            **errors(400, 403, 404, s403="not_a_player: the table's players chose who may watch."),
+        },
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id)
         after = _non_negative_int(request, "after", 0)
-        you = selectors.seat_of(selectors.seats_of(game), request.user)
+        seats = selectors.seats_of(game)
+        selectors.ensure_may_watch(game, seats, request.user)
+        you = selectors.seat_of(seats, request.user)
         return paginate(
             request,
             selectors.game_events(game, after),
@@ -249,3 +271,12 @@ class GameResign(APIView):
         """Give up: with one human seat the game is aborted, else your seat is away to the end
         (R18); it still counts for the league with your final place (R17)."""
         return _answer(request, services.seat_resign(game_id=game_id, user=player(request)))
+
+
+class Friends(APIView):
+    @extend_schema(
+        operation_id="accounts_me_friends",
+        responses={200: {"type": "array", "items": ref(Friend)}, **errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(selectors.friends_of(player(request)))

@@ -22,12 +22,12 @@ from accounts.standing import is_suspended, is_suspended_id
 from apikit import throttles
 from apikit.unavailable import refusal_or_unavailable
 from core import fastjson
-from core.errors import Error, error_body
+from core.errors import Error, NotAPlayer, error_body
 from core.text import json_problem
 from games import presence, push, selectors, services, socket_quota
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus
 from games.move_input import MOVE_KINDS, move_request, socket_move_body
-from games.selectors import GameView
+from games.selectors import AnyUser, GameView
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,7 @@ _throttle_hit = sync_to_async(throttles.hit, thread_sensitive=False)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_NOT_ALLOWED = 4403  # the table's players chose who may watch (API.md)
 
 
 class GameConsumer(FastJsonConsumer):
@@ -114,9 +115,12 @@ class GameConsumer(FastJsonConsumer):
         user = self.scope["user"]
         self.user_id = user.pk  # None: a signed-out visitor, who watches
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        found, playing = await in_db(_game_standing)(self.game_id, user.pk)
+        found, playing, allowed = await in_db(_game_standing)(self.game_id, user)
         if not found:
             await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if not allowed:
+            await self.close(code=CLOSE_NOT_ALLOWED)
             return
         # Group membership expires after a day in channels_redis: join again on every connect.
         # A player of a running game (whose seats no longer change) has only their own view
@@ -363,12 +367,19 @@ def _address(scope: dict[str, Any]) -> str:
     return f"ip-{client[0]}"
 
 
-def _game_standing(game_id: int, user_id: int | None) -> tuple[bool, bool]:
-    """Whether the game exists, and whether the user sits at it while it runs."""
-    status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()
-    if status != GameStatus.ACTIVE or user_id is None:
-        return status is not None, False
-    return True, Seat.objects.filter(game_id=game_id, user_id=user_id).exists()
+def _game_standing(game_id: int, user: AnyUser) -> tuple[bool, bool, bool]:
+    """Whether the game exists, whether the user sits at it while it runs, and whether they may
+    see it at all (its `visibility` and `spectators` settings)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return False, False, False
+    seats = selectors.seats_of(game)
+    try:
+        selectors.ensure_may_watch(game, seats, user)
+    except NotAPlayer:
+        return True, False, False
+    seated = selectors.seat_of(seats, user) is not None
+    return True, seated and game.status == GameStatus.ACTIVE, True
 
 
 def _view(game_id: int, user: User) -> GameView:

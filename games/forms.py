@@ -60,6 +60,25 @@ class TableForm(forms.Form):
         required=False,
         initial=True,
     )
+    visibility = forms.ChoiceField(
+        label=_("Who may find the table"),
+        choices=[
+            ("public", _("Everyone: it is listed in the lobby")),
+            ("private", _("Private: only those with its invitation link")),
+        ],
+        initial="public",
+        required=False,  # the quick "play against bots" form leaves both out
+    )
+    spectators = forms.ChoiceField(
+        label=_("Who may watch"),
+        choices=[
+            ("everyone", _("Everyone")),
+            ("friends", _("Friends of a player")),
+            ("players", _("The players only")),
+        ],
+        initial="everyone",
+        required=False,
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -68,6 +87,8 @@ class TableForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        data["visibility"] = data.get("visibility") or "public"
+        data["spectators"] = data.get("spectators") or "everyone"
         seats, bots = data.get("seats"), data.get("bots")
         if seats is not None and bots is not None and bots > limits.max_bots(seats):
             self.add_error(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -19,6 +20,22 @@ class GameStatus(models.TextChoices):
     ACTIVE = "active", _("active")
     FINISHED = "finished", _("finished")
     ABORTED = "aborted", _("aborted")
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public", _("public")
+    PRIVATE = "private", _("private")  # listed to its players only, joined with its invitation
+
+
+class Spectators(models.TextChoices):
+    EVERYONE = "everyone", _("everyone")
+    FRIENDS = "friends", _("friends of a player")
+    PLAYERS = "players", _("players only")
+
+
+def new_invite_code() -> str:
+    """An unguessable invitation code (96 random bits), for `/i/<code>/`."""
+    return secrets.token_urlsafe(12)
 
 
 class Game(models.Model):
@@ -56,6 +73,15 @@ class Game(models.Model):
     turn_renewed = models.BooleanField(default=False)
     # R17: a voided game never counts; the league decides and records what counts.
     voided = models.BooleanField(default=False)
+    visibility = models.CharField(
+        max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    spectators = models.CharField(
+        max_length=8, choices=Spectators.choices, default=Spectators.EVERYONE
+    )
+    invite_code = models.CharField(
+        max_length=24, unique=True, default=new_invite_code, editable=False
+    )
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )

@@ -21,7 +21,7 @@ from apikit.schema import DateTime
 from core import fastjson
 from core.errors import ErrorDetail
 from games import infra, selectors
-from games.models import GameStatus, Seat
+from games.models import GameStatus, Seat, Visibility
 from games.outcome import Outcome
 from games.selectors import ChatMessageView, GameView
 from games.selectors import EventRow as EventRowView
@@ -189,7 +189,7 @@ def messages_of(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
     watch = _state(public, public_rows)
     watch["seated"] = [seat.user_id for seat in seats if seat.user_id is not None]
     messages.append((watch_group(game.pk), watch))
-    if outcome.lobby:
+    if outcome.lobby and game.visibility == Visibility.PUBLIC:  # a private table: never
         status = GameStatus(game.status)
         messages.append((LOBBY_GROUP, {"type": "lobby.changed", "game": game.pk, "status": status}))
     return messages + _for_me_sockets(outcome)

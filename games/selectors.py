@@ -7,17 +7,18 @@ from datetime import datetime
 from typing import TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
+from accounts.selectors import friend_ids
 from apikit.schema import DateTime
-from core.errors import NotFound
+from core.errors import NotAPlayer, NotFound
 from games import engine, presence
 from games.difficulty import Difficulty, difficulty_of
 from games.engine import State
 from games.engine.events import EventKind
 from games.engine.state import ScoreRecord
 from games.engine.views import EventShown, Legal, RoundView
-from games.models import ChatMessage, Event, Game, GameStatus, Seat
+from games.models import ChatMessage, Event, Game, GameStatus, Seat, Spectators, Visibility
 
 AnyUser = User | AnonymousUser
 
@@ -46,6 +47,8 @@ class Table(TypedDict):
     seq: int
     created_by: str
     created_at: DateTime
+    visibility: Visibility
+    spectators: Spectators
     players: list[PlayerEntry]
     free_seats: int
 
@@ -72,6 +75,7 @@ class GameView(Table):
     shuffle_commitment: str
     shuffle_seed: str | None
     rematch: int | None
+    invite: str | None  # the invitation code, for the table's players only
 
 
 class EventRow(TypedDict):
@@ -107,6 +111,21 @@ def has_sat(user: User) -> bool:
     return Seat.objects.filter(user=user).exists()
 
 
+def ensure_may_watch(game: Game, seats: list[Seat], user: AnyUser) -> None:
+    """NotAPlayer unless `user` may see this table (its view, events, socket and replay): its
+    players always; anyone else as its `spectators` setting says, and at a private table only
+    a friend of one of its players (API.md "Friends, invitations and who may watch")."""
+    if seat_of(seats, user) is not None:
+        return
+    if game.spectators == Spectators.PLAYERS:
+        raise NotAPlayer("Only this table's players may watch it.")
+    if game.spectators == Spectators.EVERYONE and game.visibility == Visibility.PUBLIC:
+        return
+    people = {seat.user_id for seat in seats if seat.user_id is not None}
+    if not user.is_authenticated or not people & friend_ids(user.pk):
+        raise NotAPlayer("Only this table's players and their friends may watch it.")
+
+
 def seats_of(game: Game) -> list[Seat]:
     return list(game.seat_set.select_related("user"))
 
@@ -140,6 +159,8 @@ def _table(game: Game, seats: list[Seat], online: set[int] | None = None) -> Tab
         "seq": game.seq,
         "created_by": game.created_by.get_username(),
         "created_at": iso(game.created_at),
+        "visibility": Visibility(game.visibility),
+        "spectators": Spectators(game.spectators),
         "players": [
             {
                 "seat": seat.number,
@@ -158,8 +179,10 @@ def _table(game: Game, seats: list[Seat], online: set[int] | None = None) -> Tab
 
 
 def game_view(game: Game, user: AnyUser) -> GameView:
-    """The contract's game view for `user`: their own seat's view, or the public one."""
+    """The contract's game view for `user`: their own seat's view, or the public one where the
+    table lets them watch (NotAPlayer where it does not)."""
     seats = seats_of(game)
+    ensure_may_watch(game, seats, user)
     return seat_view(game, seats, game.engine_state(), seat_of(seats, user))
 
 
@@ -201,12 +224,13 @@ def _views(
         "shuffle_commitment": game.commitment,
         "shuffle_seed": game.seed if game.is_over else None,
         "rematch": rematch,
+        "invite": None,
     }
-    if state is None:
-        return [{**shared, "you": you} for you in yous]  # not started: nothing is active
+    if state is None:  # not started: nothing is active
+        return [_seated({**shared, "you": you}, game) for you in yous]
     views: list[GameView] = []
     for you, seen in zip(yous, engine.seat_views(state, yous), strict=True):
-        view: GameView = {**shared, "you": you}
+        view: GameView = _seated({**shared, "you": you}, game)
         view["round"], view["hand"] = seen["round"], seen["hand"]
         view["visible_hands"], view["scores"] = seen["visible_hands"], seen["scores"]
         view["winners"] = seen["winners"]
@@ -214,6 +238,13 @@ def _views(
         view["legal"] = seen["legal"] if active else None
         views.append(view)
     return views
+
+
+def _seated(view: GameView, game: Game) -> GameView:
+    """A seated caller's view carries the table's invitation code; anyone else's does not."""
+    if view["you"] is not None:
+        view["invite"] = game.invite_code
+    return view
 
 
 def _rematch_id(game: Game) -> int | None:
@@ -249,7 +280,9 @@ def game_list(
     games = Game.objects.select_related("created_by")
     if status is not None:
         games = games.filter(status=status)
-    if not (mine or my_turn):
+    if not (mine or my_turn):  # a private table is listed to its players only
+        seated = Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk or 0)
+        games = games.filter(Q(visibility=Visibility.PUBLIC) | Exists(seated))
         return games.prefetch_related("seat_set__user").order_by("-created_at", "-pk")
     if not isinstance(user, User):
         return games.none()
@@ -296,3 +329,31 @@ def chat_view(message: ChatMessage) -> ChatMessageView:
         "text": message.text,
         "at": iso(message.created_at),
     }
+
+
+class Friend(TypedDict):
+    """A friend of the caller (they follow each other): online now, and the open or running
+    tables they sit at that the caller may watch or join."""
+
+    username: str
+    online: bool
+    playing: list[int]
+
+
+def friends_of(user: User) -> list[Friend]:
+    ids = friend_ids(user.pk)
+    online = presence.online(ids)
+    mine = set(Seat.objects.filter(user=user).values_list("game_id", flat=True))
+    playing: dict[int, list[int]] = {user_id: [] for user_id in ids}
+    seats = Seat.objects.filter(
+        user_id__in=ids, game__status__in=(GameStatus.OPEN, GameStatus.ACTIVE)
+    ).select_related("game")
+    for seat in seats.order_by("game_id"):
+        watchable = seat.game.spectators != Spectators.PLAYERS or seat.game_id in mine
+        if seat.user_id is not None and watchable:
+            playing[seat.user_id].append(seat.game_id)
+    users = User.objects.filter(pk__in=ids).order_by("username")
+    return [
+        {"username": friend.username, "online": friend.pk in online, "playing": playing[friend.pk]}
+        for friend in users
+    ]

@@ -13,6 +13,7 @@ from apikit.serializers import StrictSerializer
 from core import limits
 from games import engine
 from games.difficulty import DIFFICULTIES, difficulty_of
+from games.models import Spectators, Visibility
 
 MAX_CARDS = engine.rounds_for(limits.MIN_SEATS)  # the most cards a round deals (R2, R4)
 
@@ -49,6 +50,16 @@ class GameCreateSerializer(StrictSerializer):
         + (difficulty_of(settings.DEFAULT_BOT) or settings.DEFAULT_BOT)
         + ") or hard (a searching bot).",
     )
+    visibility = serializers.ChoiceField(
+        choices=Visibility.values,
+        default=Visibility.PUBLIC.value,
+        help_text="private: listed to its players only, joined with its invitation code.",
+    )
+    spectators = serializers.ChoiceField(
+        choices=Spectators.values,
+        default=Spectators.EVERYONE.value,
+        help_text="Who may watch: everyone, friends of a seated player, or the players only.",
+    )
 
     def validate(self, attrs: dict[str, object]) -> dict[str, object]:
         seats, bots = attrs["seats"], attrs.get("bots", 0)
@@ -56,6 +67,14 @@ class GameCreateSerializer(StrictSerializer):
         if bots > limits.max_bots(seats):
             raise serializers.ValidationError({"bots": [f"At most {limits.max_bots(seats)} bots."]})
         return attrs
+
+
+class GameJoinSerializer(StrictSerializer):
+    invite = StrictCharField(
+        required=False,
+        max_length=64,
+        help_text="The table's invitation code: required to join a private table.",
+    )
 
 
 def _table_of(seats: int) -> type[GameCreateSerializer]:

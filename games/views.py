@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
@@ -16,10 +17,10 @@ from django.views.decorators.http import require_POST
 from apikit import throttles
 from apikit.errors_text import ERROR_TEXT, error_text
 from core import limits
-from core.errors import NotFound, Refusal, TooMany, error_body
+from core.errors import NotAPlayer, NotFound, Refusal, TooMany, error_body
 from games import guide, presence, selectors, services
 from games.forms import TableForm
-from games.models import GameStatus
+from games.models import Game, GameStatus
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -143,7 +144,7 @@ def table_presence(request: HttpRequest, game_id: int) -> JsonResponse:
 
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     game = game_or_404(game_id)
-    view = selectors.game_view(game, request.user)
+    view = view_or_403(game, request.user)
     texts = {code: str(text) for code, text in ERROR_TEXT.items()}
     return render(request, "games/table.html", {"game": game, "view": view, "error_texts": texts})
 
@@ -151,8 +152,22 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
-    _act(request, lambda: services.game_join(game_id=game_id, user=_user(request)))
+    invite = request.POST.get("invite") or None  # from the invitation page of a private table
+    _act(request, lambda: services.game_join(game_id=game_id, user=_user(request), invite=invite))
     return redirect("table", game_id=game_id)
+
+
+def invitation(request: HttpRequest, code: str) -> HttpResponse:
+    """The invitation link `/i/<code>/`: the table, and a join button (or sign up / log in,
+    which bring the visitor back here). A player already seated goes straight to the table."""
+    game = Game.objects.filter(invite_code=code).select_related("created_by").first()
+    if game is None:
+        raise Http404
+    seats = selectors.seats_of(game)
+    if selectors.seat_of(seats, request.user) is not None:
+        return redirect("table", game_id=game.pk)
+    summary = selectors.game_summaries([game])[0]
+    return render(request, "games/invitation.html", {"game": game, "table": summary, "code": code})
 
 
 @login_required
@@ -168,6 +183,14 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     outcome = _act(request, lambda: services.game_rematch(game_id=game_id, user=_user(request)))
     return redirect("table", game_id=outcome.game.pk if outcome else game_id)
+
+
+def view_or_403(game: Game, user: selectors.AnyUser) -> selectors.GameView:
+    """The caller's view of the table, or the 403 page where its players chose who may watch."""
+    try:
+        return selectors.game_view(game, user)
+    except NotAPlayer as refusal:
+        raise PermissionDenied(refusal.message) from refusal
 
 
 def game_or_404(game_id: int) -> Any:

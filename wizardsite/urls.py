@@ -57,6 +57,9 @@ api_v1 = [
     path("reports/", moderation_api.Reports.as_view(), name="api-reports"),
     path("league/leaderboard/", league_api.Leaderboard.as_view(), name="api-leaderboard"),
     path("players/<str:username>/", league_api.PlayerDetail.as_view(), name="api-player"),
+    path("players/<str:username>/follow/", accounts_api.Follow.as_view(), name="api-follow"),
+    path("players/<str:username>/block/", accounts_api.Block.as_view(), name="api-block"),
+    path("accounts/me/friends/", games_api.Friends.as_view(), name="api-friends"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file: the CSP allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
@@ -74,6 +77,7 @@ pages = [
     path("games/<int:game_id>/presence/", games_views.table_presence, name="table-presence"),
     path("games/<int:game_id>/", games_views.table, name="table"),
     path("games/<int:game_id>/join/", games_views.join, name="join"),
+    path("i/<str:code>/", games_views.invitation, name="invitation"),
     path("games/<int:game_id>/leave/", games_views.leave, name="leave"),
     path("games/<int:game_id>/rematch/", games_views.rematch, name="rematch"),
     path("games/<int:game_id>/replay/", review_views.replay, name="replay"),

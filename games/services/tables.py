@@ -5,6 +5,7 @@ Each runs in one transaction with the game row locked (games.locks), so it never
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -14,12 +15,15 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
+from accounts.selectors import blocked_ids
 from accounts.standing import ensure_can_play
 from core import limits
 from core.errors import (
+    Blocked,
     GameFull,
     GameNotActive,
     Invalid,
+    InviteRequired,
     NotAPlayer,
     TooManyBotGames,
     TooManyOpenTables,
@@ -28,7 +32,7 @@ from games import engine
 from games.difficulty import bot_kind_for
 from games.dispatch import dispatch, expire_at
 from games.locks import Table, lock_table
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus, Seat, Spectators, Visibility
 from games.outcome import Outcome
 from games.services.moves import start
 from games.signals import game_voided
@@ -43,10 +47,13 @@ def game_create(
     hook_rule: bool = True,
     blind_first_round: bool = True,
     bot_kind: str | None = None,
+    visibility: str = Visibility.PUBLIC,
+    spectators: str = Spectators.EVERYONE,
 ) -> Outcome:
     """A new table: the creator takes seat 0, bots (`bot_kind`: a difficulty or an engine kind)
     the last seats; full tables start at once."""
     options = _options(seats, bots, turn_seconds, hook_rule, blind_first_round)
+    options = replace(options, visibility=Visibility(visibility), spectators=Spectators(spectators))
     with transaction.atomic(durable=True):
         outcome = _create(user, options, bot_kind)
     dispatch(outcome)
@@ -60,6 +67,8 @@ class _Options:
     turn_seconds: int
     hook_rule: bool
     blind_first_round: bool
+    visibility: Visibility = Visibility.PUBLIC
+    spectators: Spectators = Spectators.EVERYONE
 
 
 def _options(
@@ -119,6 +128,8 @@ def _create(
         commitment=engine.commitment(seed),
         rematch_of=rematch_of,
         guided=guided,
+        visibility=options.visibility,
+        spectators=options.spectators,
     )
     Seat.objects.bulk_create(
         [Seat(game=game, number=0, user=user)]
@@ -141,35 +152,49 @@ def game_rematch(*, game_id: int, user: User) -> Outcome:
         rematch = Game.objects.filter(rematch_of=game).first()
         if rematch is None:
             options = _Options(
-                game.seats, game.bots, game.turn_seconds, game.hook_rule, game.blind_first_round
+                game.seats,
+                game.bots,
+                game.turn_seconds,
+                game.hook_rule,
+                game.blind_first_round,
+                Visibility(game.visibility),  # the rematch keeps who may find and watch it
+                Spectators(game.spectators),
             )
             bot_kind = next((s.bot_kind for s in table.seats if s.is_bot), None)
             outcome = _create(user, options, bot_kind, rematch_of=game)
             invited = _changed(table)  # the players at the old table see the invitation
         else:
             rematch_table, invited = lock_table(rematch.pk), None
+            invite = rematch.invite_code  # a player of the finished game needs no link
             opened = rematch.status == GameStatus.OPEN
-            outcome = _join(rematch_table, user) if opened else _unchanged(rematch_table)
+            outcome = _join(rematch_table, user, invite) if opened else _unchanged(rematch_table)
     if invited is not None:
         dispatch(invited)
     dispatch(outcome)
     return outcome
 
 
-def game_join(*, game_id: int, user: User) -> Outcome:
+def game_join(*, game_id: int, user: User, invite: str | None = None) -> Outcome:
     """Take the lowest free seat; the game starts when the last seat fills. Joining a table one
-    already sits at is a no-op, so a retried request is harmless."""
+    already sits at is a no-op, so a retried request is harmless. A private table needs its
+    invitation code; nobody joins a table where someone they blocked, or who blocked them,
+    sits."""
     with transaction.atomic(durable=True):
-        outcome = _join(lock_table(game_id), user)
+        outcome = _join(lock_table(game_id), user, invite)
     dispatch(outcome)
     return outcome
 
 
-def _join(table: Table, user: User) -> Outcome:
+def _join(table: Table, user: User, invite: str | None = None) -> Outcome:
     game = table.game
     if table.seat_of(user.pk) is not None:
         return _unchanged(table)
     ensure_can_play(user)
+    private = game.visibility == Visibility.PRIVATE
+    if private and not hmac.compare_digest(invite or "", game.invite_code):
+        raise InviteRequired("This table is private: join it with its invitation code.")
+    if blocked_ids(user.pk) & {seat.user_id for seat in table.seats}:
+        raise Blocked("A player at this table blocked you, or you blocked them.")
     if game.status != GameStatus.OPEN:
         raise GameFull("This table has started or ended: no seat is free.")
     taken = {seat.number for seat in table.seats}

@@ -684,6 +684,14 @@ function startTable() {
     if (navigator.clipboard) navigator.clipboard.writeText(input.value);
     button.textContent = gettext("Copied");
   }));
+  // The phone's own share sheet, where the browser offers one.
+  document.querySelectorAll("[data-share]").forEach((button) => {
+    if (!navigator.share) return;
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      navigator.share({ title: document.title, url: $(button.dataset.share).value }).catch(() => {});
+    });
+  });
   window.addEventListener("resize", () => draw.layoutHand());
   // Keyboard play: the arrow keys move between the cards of your hand or the bid buttons.
   document.addEventListener("keydown", (event) => {

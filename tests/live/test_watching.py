@@ -8,10 +8,12 @@ import asyncio
 from typing import Any
 
 import pytest
+from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from tests.games.helpers import register_player
+from tests.games.helpers import create_game, register_player
 from tests.live.helpers import Sockets, db, open_seats, rest_move, table
+from wizardsite.asgi import application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -153,3 +155,32 @@ async def test_the_table_says_how_long_an_offline_player_has_been_away(sockets: 
     await again.state()
     await seats[0].state(timeout=5)
     assert (await db(table_presence, game_id))["offline_for"] == {}
+
+
+async def test_a_table_closed_to_spectators_refuses_their_sockets_with_4403(
+    sockets: Sockets,
+) -> None:
+    players_only, people = await db(table, 3, spectators="players")
+    stranger = await db(register_player, "outsider")
+    private = (await db(create_game, people[0], seats=3, visibility="private"))["id"]
+    for game_id in (players_only, private):
+        for token in (None, stranger.token):
+            _communicator, connected, code = await sockets.attempt(game_id, token=token)
+            assert not connected and code == 4403, (game_id, token, code)
+    seat = await sockets.open(players_only, token=people[0].token)
+    assert (await seat.state())["you"] == 0
+
+
+async def test_the_lobby_socket_never_hears_of_a_private_table() -> None:
+    lobby = WebsocketCommunicator(application, "/ws/lobby/")
+    connected, _ = await lobby.connect()
+    assert connected
+    try:
+        host = await db(register_player, "private_host")
+        await db(create_game, host, seats=3, visibility="private")
+        assert await lobby.receive_nothing(timeout=0.5)
+        public = await db(create_game, host, seats=3)
+        heard = await lobby.receive_json_from(timeout=5)
+        assert heard["game"] == public["id"]
+    finally:
+        await lobby.disconnect()
