@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 ERROR_TEXT = {
     "not_authenticated": _("Please log in first."),
     "not_a_player": _("You do not sit at this table."),
+    "not_a_friend": _("You can invite your friends only: follow each other first."),
     "invite_required": _("This table is private: join it with its invitation link."),
     "blocked": _("You cannot join a table where a player you blocked, or who blocked you, sits."),
     "not_found": _("There is no such game."),

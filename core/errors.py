@@ -46,6 +46,12 @@ class InviteRequired(Refusal):
     code = "invite_required"
 
 
+class NotAFriend(Refusal):
+    """Invitations go to friends (mutual follows) only."""
+
+    code = "not_a_friend"
+
+
 class Blocked(Refusal):
     """One of two players blocked the other: they do not meet."""
 

@@ -24,6 +24,7 @@ from games.serializers import (
     MOVE_BODY,
     ChatPostSerializer,
     GameCreateSerializer,
+    GameInviteSerializer,
     GameJoinSerializer,
     move_body_check,
 )
@@ -219,7 +220,7 @@ class GameChat(APIView):
         after = _non_negative_int(request, "after", 0)
         if selectors.seat_of(selectors.seats_of(game), request.user) is None:
             raise NotAPlayer("A table's chat belongs to its players.")
-        messages = selectors.chat_list(game, after)
+        messages = selectors.chat_list(game, after, request.user)
         return paginate(
             request, messages, self, present=lambda rows: [selectors.chat_view(m) for m in rows]
         )
@@ -271,6 +272,35 @@ class GameResign(APIView):
         """Give up: with one human seat the game is aborted, else your seat is away to the end
         (R18); it still counts for the league with your final place (R17)."""
         return _answer(request, services.seat_resign(game_id=game_id, user=player(request)))
+
+
+class GameInvite(APIView):
+    throttle_scope = "invite"
+
+    @extend_schema(
+        operation_id="games_invite",
+        request=GameInviteSerializer,
+        responses={
+            204: None,
+            **errors(
+                400,
+                401,
+                403,
+                404,
+                409,
+                429,
+                s403="not_a_player: only the table's players invite; not_a_friend: the "
+                "invited player is not the caller's friend (a mutual follow).",
+                s409="game_not_active: the game is over.",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        serializer = GameInviteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        username = serializer.validated_data["username"]
+        services.game_invite(game_id=game_id, user=player(request), username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class Friends(APIView):

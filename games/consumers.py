@@ -108,6 +108,7 @@ class GameConsumer(FastJsonConsumer):
     seq = -1  # the seq of the newest view this socket has sent
     online: presence.Presence | None = None  # counted as one of the user's open sockets
     watching: presence.Watching | None = None  # counted among the game's spectators
+    muted: frozenset[str] = frozenset()  # the players this user blocked: none of their chat
 
     async def connect(self) -> None:
         if await _refused(self, signed_out=True):
@@ -137,6 +138,7 @@ class GameConsumer(FastJsonConsumer):
         await self.accept()
         if user.is_authenticated:
             await self._count_socket(user.pk)
+            self.muted = await in_db(_blocked_names)(user.pk)
         await self._send_view()
         if not self.seated:
             self.watching = await presence.Watching(self.game_id).start()
@@ -222,7 +224,7 @@ class GameConsumer(FastJsonConsumer):
         await self.send(text_data=message["frame"])
 
     async def chat_message(self, message: push.ChatMessageMessage) -> None:
-        if self.seated:
+        if self.seated and message["message"]["username"] not in self.muted:
             await self._send({"type": "chat", "message": message["message"]})
 
     async def chat_hidden(self, message: push.ChatHiddenMessage) -> None:
@@ -269,7 +271,8 @@ class LobbyConsumer(FastJsonConsumer):
 
 class MeConsumer(FastJsonConsumer):
     """One user's socket for all their tables (`ws/me/`): `turn` when a decision becomes theirs
-    anywhere, `games` when their list of games changes. It only listens."""
+    anywhere, `games` when their list of games changes, `invite` when a friend invites them to
+    a table. It only listens."""
 
     groups: tuple[str, ...] = ()
     online: presence.Presence | None = None
@@ -305,6 +308,14 @@ class MeConsumer(FastJsonConsumer):
     async def me_games(self, message: push.GamesChangedMessage) -> None:
         games: push.GamesSocketMessage = {"type": "games"}
         await self.send_json(games)
+
+    async def me_invite(self, message: push.InviteMessage) -> None:
+        invite: push.InviteSocketMessage = {
+            "type": "invite",
+            "game": message["game"],
+            "from": message["sender"],
+        }
+        await self.send_json(invite)
 
     async def account_closed(self, message: push.AccountClosedMessage) -> None:
         await self.close(code=CLOSE_SUSPENDED)
@@ -380,6 +391,11 @@ def _game_standing(game_id: int, user: AnyUser) -> tuple[bool, bool, bool]:
         return True, False, False
     seated = selectors.seat_of(seats, user) is not None
     return True, seated and game.status == GameStatus.ACTIVE, True
+
+
+def _blocked_names(user_id: int) -> frozenset[str]:
+    blocked = User.objects.filter(blocked_by__blocker_id=user_id)
+    return frozenset(blocked.values_list("username", flat=True))
 
 
 def _view(game_id: int, user: User) -> GameView:

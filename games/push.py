@@ -77,6 +77,12 @@ class GamesChangedMessage(TypedDict):
     type: Literal["me.games"]
 
 
+class InviteMessage(TypedDict):
+    type: Literal["me.invite"]
+    game: int
+    sender: str
+
+
 LayerMessage = (
     GameStateMessage
     | LobbyChangedMessage
@@ -85,6 +91,7 @@ LayerMessage = (
     | AccountClosedMessage
     | TurnMessage
     | GamesChangedMessage
+    | InviteMessage
 )
 
 
@@ -135,6 +142,12 @@ class TurnSocketMessage(TypedDict):
     deadline: DateTime
 
 
+# On `ws/me/`: a friend at this table invites you to join it (or to watch, once it runs).
+InviteSocketMessage = TypedDict(
+    "InviteSocketMessage", {"type": Literal["invite"], "game": int, "from": str}
+)
+
+
 class GamesSocketMessage(TypedDict):
     """On `ws/me/`: your list of games changed (a table of yours filled, started or ended, you
     joined or left one, or a turn of yours ended): fetch it again."""
@@ -150,6 +163,7 @@ SocketMessage = (
     | LobbySocketMessage
     | TurnSocketMessage
     | GamesSocketMessage
+    | InviteSocketMessage
 )
 SOCKET_MESSAGES = get_args(SocketMessage)
 """Documented as components of the OpenAPI schema (wizardsite.schema.add_components)."""

@@ -311,13 +311,13 @@ def game_summaries(games: Iterable[Game]) -> list[GameSummary]:
     ]
 
 
-def chat_list(game: Game, after: int = 0) -> QuerySet[ChatMessage]:
-    """The visible messages of a table after message id `after`, oldest first."""
-    return (
-        ChatMessage.objects.filter(game=game, hidden=False, pk__gt=after)
-        .select_related("user")
-        .order_by("pk")
-    )
+def chat_list(game: Game, after: int = 0, reader: AnyUser | None = None) -> QuerySet[ChatMessage]:
+    """The visible messages of a table after message id `after`, oldest first; none from a
+    player the reader blocked."""
+    messages = ChatMessage.objects.filter(game=game, hidden=False, pk__gt=after)
+    if reader is not None and reader.is_authenticated:
+        messages = messages.exclude(user__blocked_by__blocker_id=reader.pk)
+    return messages.select_related("user").order_by("pk")
 
 
 def chat_view(message: ChatMessage) -> ChatMessageView:

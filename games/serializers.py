@@ -77,6 +77,10 @@ class GameJoinSerializer(StrictSerializer):
     )
 
 
+class GameInviteSerializer(StrictSerializer):
+    username = StrictCharField(max_length=150, help_text="The friend to invite.")
+
+
 def _table_of(seats: int) -> type[GameCreateSerializer]:
     """The body of a table of exactly `seats` seats, for the schema: JSON Schema cannot compare
     two fields, so `bots < seats` is one object per number of seats."""

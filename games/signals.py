@@ -16,3 +16,7 @@ game_voided = Signal()
 # `turn_seconds` (the table's limit).
 # Not sent when the player just decided themselves and is to act again: they are there.
 turn_started = Signal()
+
+# Sent after a player invited a friend to a table, with `game_id`, `user_id` (the friend) and
+# `inviter` (a username): the friend hears it by Web Push where they have no socket open.
+game_invited = Signal()

@@ -8,7 +8,8 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        from games.signals import turn_started
-        from notifications.receivers import on_turn_started
+        from games.signals import game_invited, turn_started
+        from notifications.receivers import on_invited, on_turn_started
 
         turn_started.connect(on_turn_started, dispatch_uid="notifications-turn-started")
+        game_invited.connect(on_invited, dispatch_uid="notifications-invited")

@@ -44,3 +44,22 @@ def _queue_notice(user_id: int, game_id: int, seq: int, *, live: bool) -> None:
         turn_notify.apply_async((user_id, game_id, seq))
     except Exception as error:  # where tasks run eagerly (tests), the task runs right here
         log.warning("turn notice for user %s at game %s not queued: %r", user_id, game_id, error)
+
+
+def on_invited(sender: Any, game_id: int, user_id: int, inviter: str, **_: Any) -> None:
+    """A friend invited the user to a table: a Web Push where they have no socket open (a
+    socket heard it on `ws/me/`), sent off the request's thread."""
+    if presence.connected_here(user_id):
+        return
+    infra.call(lambda: _queue_invite(user_id, game_id, inviter))
+
+
+def _queue_invite(user_id: int, game_id: int, inviter: str) -> None:
+    from notifications.tasks import invite_notify
+
+    if presence.is_connected(user_id):
+        return
+    try:
+        invite_notify.apply_async((user_id, game_id, inviter))
+    except Exception as error:
+        log.warning("invitation for user %s to game %s not queued: %r", user_id, game_id, error)

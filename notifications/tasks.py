@@ -11,6 +11,7 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from notifications import services, turns, webpush
@@ -39,6 +40,23 @@ def turn_notify(user_id: int, game_id: int, seq: int) -> None:
 def turn_remind(user_id: int, game_id: int, seq: int) -> bool:
     """An hour before the deadline: the reminder, if the turn is still theirs and unsent."""
     return turns.turn_remind(user_id=user_id, game_id=game_id, seq=seq)
+
+
+@shared_task(ignore_result=True)
+def invite_notify(user_id: int, game_id: int, inviter: str) -> None:
+    """A friend's invitation: a push to each of the user's subscriptions, in their language,
+    if they take pushes."""
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        return
+    prefs = services.settings_of(user)
+    if not prefs.push_turns:
+        return
+    payload = webpush.invite_payload(game_id, inviter, prefs.language)
+    for subscription_id in PushSubscription.objects.filter(user_id=user_id).values_list(
+        "pk", flat=True
+    ):
+        push_send.delay(subscription_id, payload)
 
 
 @shared_task(ignore_result=True)

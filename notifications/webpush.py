@@ -109,6 +109,16 @@ def turn_payload(game: Game, language: str) -> str:
     )
 
 
+def invite_payload(game_id: int, inviter: str, language: str) -> str:
+    """A friend's invitation to a table, as the service worker shows it."""
+    known = {code for code, _ in settings.LANGUAGES}
+    with translation.override(language if language in known else settings.LANGUAGE_CODE):
+        title = gettext("%(name)s invites you to table %(id)s") % {"name": inviter, "id": game_id}
+        body = gettext("Open the table to join or watch.")
+    url = reverse("table", args=[game_id])
+    return json.dumps({"title": title, "body": body, "url": url, "tag": f"invite-{game_id}"})
+
+
 def deliver(*, endpoint: str, p256dh: str, auth: str, payload: str) -> None:
     """Encrypt and send one message to the address its endpoint's name resolves to now;
     PushGone, PushFailed or PushRefused when it could not be delivered (any other refusal by

@@ -27,6 +27,7 @@ STATUS_OF_CODE = {
     "not_a_player": status.HTTP_403_FORBIDDEN,
     "invite_required": status.HTTP_403_FORBIDDEN,
     "blocked": status.HTTP_403_FORBIDDEN,
+    "not_a_friend": status.HTTP_403_FORBIDDEN,
     "not_found": status.HTTP_404_NOT_FOUND,
     "not_your_turn": status.HTTP_409_CONFLICT,
     "stale_state": status.HTTP_409_CONFLICT,

@@ -43,6 +43,7 @@ api_v1 = [
     path("games/", games_api.GameListCreate.as_view(), name="api-games"),
     path("games/<int:game_id>/", games_api.GameDetail.as_view(), name="api-game"),
     path("games/<int:game_id>/join/", games_api.GameJoin.as_view(), name="api-game-join"),
+    path("games/<int:game_id>/invite/", games_api.GameInvite.as_view(), name="api-game-invite"),
     path("games/<int:game_id>/leave/", games_api.GameLeave.as_view(), name="api-game-leave"),
     path("games/<int:game_id>/moves/", games_api.GameMoves.as_view(), name="api-game-moves"),
     path("games/<int:game_id>/back/", games_api.GameBack.as_view(), name="api-game-back"),

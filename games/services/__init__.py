@@ -6,6 +6,7 @@ runs in one transaction, with the game row locked where it touches a game.
 
 from games.services.away import seat_back, seat_resign
 from games.services.chat import chat_hide, chat_post
+from games.services.invitations import game_invite
 from games.services.moves import (
     bot_step,
     move_apply,
@@ -30,6 +31,7 @@ __all__ = [
     "chat_post",
     "game_abort",
     "game_create",
+    "game_invite",
     "game_join",
     "game_leave",
     "game_rematch",

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from accounts.models import Block, Follow
-from tests.games.helpers import API, Player, assert_error, create_game, game_url
+from tests.games.helpers import API, Player, assert_error, create_game, game_url, seat_players
 
 pytestmark = pytest.mark.django_db
 
@@ -70,3 +70,20 @@ def test_follow_and_block_refuse_oneself_an_unknown_player_and_a_signed_out_call
         ana.client.__class__().get(f"{API}/accounts/me/friends/"), 401, "not_authenticated"
     )
     assert not Follow.objects.exists() and not Block.objects.exists()
+
+
+def test_the_blocker_hears_none_of_the_blocked_players_chat(
+    make_player: Callable[..., Player],
+) -> None:
+    ana, ben, cy = make_player("ana"), make_player("ben"), make_player("cy")
+    game_id = seat_players([ana, ben, cy])
+    chat = game_url(game_id, "chat")
+    assert ben.client.post(chat, {"text": "hello all"}, format="json").status_code == 201
+    assert ana.client.post(f"{API}/players/ben/block/").status_code == 204
+    assert ben.client.post(chat, {"text": "still here"}, format="json").status_code == 201
+
+    def texts(player: Player) -> list[str]:
+        return [message["text"] for message in player.client.get(chat).json()["results"]]
+
+    assert texts(ana) == []
+    assert texts(cy) == ["hello all", "still here"]

@@ -36,6 +36,7 @@ SOCKET_COMPONENTS = {
     "lobby": "LobbySocketMessage",
     "turn": "TurnSocketMessage",
     "games": "GamesSocketMessage",
+    "invite": "InviteSocketMessage",
 }
 PLAYERS = 3
 NO_GAME = 10**6
@@ -443,6 +444,22 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
         assert await rest.status(one.client, "post", follow, username=other.username) == 204
     status, friends = await rest.call(ana.client, "get", f"{API}/accounts/me/friends/")
     assert status == 200 and [friend["username"] for friend in friends] == [ben.username]
+    status, private = await rest.call(
+        ben.client, "post", GAMES, {"seats": 3, "visibility": "private"}
+    )
+    assert status == 201 and private["visibility"] == "private"
+    invite = {"username": ana.username}
+    assert (
+        await rest.status(ben.client, "post", GAME + "invite/", invite, game_id=private["id"])
+        == 204
+    )
+    invited = contract.message(await me.receive_json_from(timeout=5))  # ana's ws/me/
+    assert invited == {"type": "invite", "game": private["id"], "from": ben.username}
+    outsider = {"username": stranger.username}
+    assert (
+        await rest.status(ben.client, "post", GAME + "invite/", outsider, game_id=private["id"])
+        == 403
+    )
     assert await rest.status(ana.client, "delete", follow, username=ben.username) == 204
     assert await rest.status(stranger.client, "post", block, username=ana.username) == 204
     assert await rest.status(ana.client, "post", follow, username=stranger.username) == 403

@@ -202,6 +202,7 @@ BODIES = [
     (f"{API}/accounts/me/push-subscriptions/", "delete"),
     (f"{API}/games/", "post"),
     (f"{API}/games/{{game_id}}/join/", "post"),
+    (f"{API}/games/{{game_id}}/invite/", "post"),
     (f"{API}/games/{{game_id}}/moves/", "post"),
     (f"{API}/games/{{game_id}}/chat/", "post"),
     (f"{API}/reports/", "post"),

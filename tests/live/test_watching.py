@@ -11,7 +11,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from tests.games.helpers import create_game, register_player
+from tests.games.helpers import API, create_game, register_player
 from tests.live.helpers import Sockets, db, open_seats, rest_move, table
 from wizardsite.asgi import application
 
@@ -184,3 +184,45 @@ async def test_the_lobby_socket_never_hears_of_a_private_table() -> None:
         assert heard["game"] == public["id"]
     finally:
         await lobby.disconnect()
+
+
+async def test_an_invitation_reaches_the_friends_me_socket_and_only_a_friend(
+    sockets: Sockets,
+) -> None:
+    host = await db(register_player, "host_inv")
+    friend = await db(register_player, "friend_inv")
+    stranger = await db(register_player, "stranger_inv")
+    for one, other in ((host, friend), (friend, host)):
+        follow = await db(one.client.post, f"{API}/players/{other.username}/follow/")
+        assert follow.status_code == 204
+    game_id = (await db(create_game, host, seats=3, visibility="private"))["id"]
+    me = WebsocketCommunicator(application, f"/ws/me/?token={friend.token}")
+    assert (await me.connect())[0]
+    try:
+        invite = f"{API}/games/{game_id}/invite/"
+        answer = await db(host.client.post, invite, {"username": friend.username}, format="json")
+        assert answer.status_code == 204, answer.content
+        heard = await me.receive_json_from(timeout=5)
+        assert heard == {"type": "invite", "game": game_id, "from": host.username}
+        for sender, name, code in (
+            (host, stranger.username, "not_a_friend"),
+            (host, "nobody_at_all", "not_a_friend"),
+            (stranger, friend.username, "not_a_player"),
+        ):
+            refused = await db(sender.client.post, invite, {"username": name}, format="json")
+            assert refused.status_code == 403 and refused.json()["error"]["code"] == code
+        assert await me.receive_nothing(timeout=0.3)
+    finally:
+        await me.disconnect()
+
+
+async def test_a_socket_hears_no_chat_of_a_player_its_user_blocked(sockets: Sockets) -> None:
+    game_id, people = await db(table, 3)
+    blocked = await db(people[0].client.post, f"{API}/players/{people[1].username}/block/")
+    assert blocked.status_code == 204
+    seats = await open_seats(sockets, game_id, people)
+    for socket in seats:
+        await socket.drain()
+    await seats[1].send({"type": "chat", "text": "can you hear me"})
+    assert (await seats[2].message())["type"] == "chat"
+    assert all(message["type"] != "chat" for message in await seats[0].drain())

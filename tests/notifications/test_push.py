@@ -196,3 +196,20 @@ def test_push_off_sends_nothing(make_player: Callable[..., Player], service: Pus
         )
     seat_players(people, turn_seconds=60, blind_first_round=False)
     assert service.received == []
+
+
+def test_a_friends_invitation_is_pushed_to_a_player_with_no_socket_open(
+    make_player: Callable[..., Player], service: PushService
+) -> None:
+    host, friend = make_player("inviter"), make_player("invited")
+    (keys, _endpoint) = subscribe_all([friend], service)[friend.user_id]
+    for one, other in ((host, friend), (friend, host)):
+        assert one.client.post(f"/api/v1/players/{other.username}/follow/").status_code == 204
+    game_id = host.client.post("/api/v1/games/", {"seats": 3}, format="json").json()["id"]
+    answer = host.client.post(
+        f"/api/v1/games/{game_id}/invite/", {"username": "invited"}, format="json"
+    )
+    assert answer.status_code == 204, answer.content
+    assert [request.path for request in service.received] == ["/push/invited"]
+    payload = decrypt(service.received[0], keys)
+    assert payload["url"] == f"/games/{game_id}/" and "inviter" in str(payload["title"])

@@ -184,6 +184,7 @@ REST_FRAMEWORK = {
         "verify_email": env_str("RATE_VERIFY_EMAIL", "30/hour"),
         "verify_mail": env_str("RATE_VERIFY_MAIL", "5/hour"),
         "hint": env_str("RATE_HINT", "60/min"),  # a guided game's hints: the hard bot thinks
+        "invite": env_str("RATE_INVITE", "60/hour"),  # invitations to friends, each a push
     },
 }
 SPECTACULAR_SETTINGS = {
