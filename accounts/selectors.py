@@ -3,6 +3,8 @@ who is a friend of whom or blocked."""
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from django.contrib.auth.models import User
 
 from accounts.models import Block, Follow, VerifiedEmail
@@ -47,3 +49,39 @@ def blocked_ids(user_id: int) -> set[int]:
     blocked = Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True)
     blockers = Block.objects.filter(blocked_id=user_id).values_list("blocker_id", flat=True)
     return set(blocked) | set(blockers)
+
+
+class Relation(TypedDict):
+    """How the viewer stands with another player, for the buttons on that player's profile."""
+
+    following: bool  # the viewer follows them
+    followed_by: bool  # they follow the viewer
+    blocked: bool  # the viewer blocked them
+
+
+def relation(viewer: User, other: User) -> Relation:
+    return {
+        "following": Follow.objects.filter(follower=viewer, followed=other).exists(),
+        "followed_by": Follow.objects.filter(follower=other, followed=viewer).exists(),
+        "blocked": Block.objects.filter(blocker=viewer, blocked=other).exists(),
+    }
+
+
+class Circle(TypedDict):
+    """The viewer's half-made friendships and blocks, for their friends page (friends
+    themselves come with their tables from games.selectors.friends_of)."""
+
+    followers: list[str]  # who follows the viewer and is not followed back
+    following: list[str]  # whom the viewer follows, who has not followed back yet
+    blocked: list[str]
+
+
+def circle(user: User) -> Circle:
+    follows = set(Follow.objects.filter(follower=user).values_list("followed__username", flat=True))
+    fans = set(Follow.objects.filter(followed=user).values_list("follower__username", flat=True))
+    blocked = Block.objects.filter(blocker=user).values_list("blocked__username", flat=True)
+    return {
+        "followers": sorted(fans - follows),
+        "following": sorted(follows - fans),
+        "blocked": sorted(blocked),
+    }

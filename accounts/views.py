@@ -12,8 +12,9 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -23,6 +24,7 @@ from accounts.forms import EmailChangeForm
 from accounts.usernames import username_validator
 from accounts.verification import VERIFY_MAX_AGE
 from apikit import throttles
+from apikit.errors_text import act
 from core import limits
 from core.errors import EmailTaken, Invalid, RateLimited
 
@@ -190,3 +192,24 @@ def verification_resend(request: HttpRequest) -> HttpResponse:
     else:
         messages.info(request, sent_notice(user))
     return redirect("account")
+
+
+RELATIONS = {
+    "follow": services.follow,
+    "unfollow": services.unfollow,
+    "block": services.block,
+    "unblock": services.unblock,
+}
+
+
+@login_required
+@require_POST
+def relation(request: HttpRequest, username: str) -> HttpResponse:
+    """Follow, unfollow, block or unblock a player from their profile or the friends page."""
+    action = RELATIONS.get(request.POST.get("action", ""))
+    if action is None:
+        return HttpResponseBadRequest("action: follow, unfollow, block or unblock")
+    user = request.user
+    assert isinstance(user, User)
+    act(request, lambda: action(user=user, username=username))
+    return redirect(safe_next(request) or reverse("profile", args=[username]))

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.contrib import messages
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+
+from core.errors import Refusal
+
+T = TypeVar("T")
 
 ERROR_TEXT = {
     "not_authenticated": _("Please log in first."),
     "not_a_player": _("You do not sit at this table."),
     "not_a_friend": _("You can invite your friends only: follow each other first."),
     "invite_required": _("This table is private: join it with its invitation link."),
+    "reliability_too_low": _(
+        "This table asks for a higher reliability than yours: finish the games you start."
+    ),
     "blocked": _("You cannot join a table where a player you blocked, or who blocked you, sits."),
     "not_found": _("There is no such game."),
     "not_your_turn": _("It is not your turn."),
@@ -29,3 +41,13 @@ ERROR_TEXT = {
 
 def error_text(code: str, fallback: str = "") -> str:
     return str(ERROR_TEXT.get(code, fallback or code))
+
+
+def act(request: HttpRequest, action: Callable[[], T]) -> T | None:
+    """Run a service for a page; a refusal becomes a message on the next page instead of an
+    error (and None is returned)."""
+    try:
+        return action()
+    except Refusal as error:
+        messages.error(request, error_text(error.code, error.message))
+        return None

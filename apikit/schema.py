@@ -117,7 +117,10 @@ def components(typed_dicts: list[Any]) -> dict[str, Schema]:
 _STATUS_CODES = {
     400: "invalid, illegal_card, illegal_bid, hook_rule",
     401: "not_authenticated",
-    403: "not_a_player, invite_required, not_a_friend, blocked, suspended, forbidden",
+    403: (
+        "not_a_player, invite_required, not_a_friend, blocked, reliability_too_low, suspended, "
+        "forbidden"
+    ),
     404: "not_found",
     409: "not_your_turn, stale_state, game_full, game_not_active, too_many_open_tables, "
     "too_many_bot_games",

@@ -46,6 +46,12 @@ class InviteRequired(Refusal):
     code = "invite_required"
 
 
+class ReliabilityTooLow(Refusal):
+    """The table asks for a reliability its joiner has not reached."""
+
+    code = "reliability_too_low"
+
+
 class NotAFriend(Refusal):
     """Invitations go to friends (mutual follows) only."""
 

@@ -14,12 +14,13 @@ from rest_framework.views import APIView
 from apikit.api import paginate, player
 from apikit.schema import errors, page_of, ref
 from core.errors import Invalid, NotAPlayer
-from games import selectors, services
+from games import chat_presets, selectors, services
 from games.models import GameStatus
 from games.move_input import move_request
 from games.outcome import Outcome
 from games.selectors import ChatMessageView, EventRow, Friend, GameSummary, GameView
 from games.serializers import (
+    CHAT_POST_BODY,
     GAME_CREATE_BODY,
     MOVE_BODY,
     ChatPostSerializer,
@@ -227,15 +228,31 @@ class GameChat(APIView):
 
     @extend_schema(
         operation_id="games_chat_post",
-        request=ChatPostSerializer,
+        request=CHAT_POST_BODY,
         responses={201: ref(ChatMessageView), **errors(400, 401, 403, 404, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
         serializer = ChatPostSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        text = serializer.validated_data["text"]
-        message = services.chat_post(game_id=game_id, user=player(request), text=text)
+        message = services.chat_post(
+            game_id=game_id,
+            user=player(request),
+            text=serializer.validated_data.get("text"),
+            preset=serializer.validated_data.get("preset"),
+        )
         return Response(selectors.chat_view(message), status=status.HTTP_201_CREATED)
+
+
+class ChatPresets(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="chat_presets",
+        responses={200: {"type": "array", "items": ref(chat_presets.ChatPreset)}},
+        description="The preset chat phrases in the caller's language (Accept-Language).",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(chat_presets.presets())
 
 
 class GameBack(APIView):

@@ -16,6 +16,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import User
 from django.db import DatabaseError, connection
+from django.http import HttpRequest
+from django.utils import translation
 
 from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
@@ -24,7 +26,7 @@ from apikit.unavailable import refusal_or_unavailable
 from core import fastjson
 from core.errors import Error, NotAPlayer, error_body
 from core.text import json_problem
-from games import presence, push, selectors, services, socket_quota
+from games import chat_presets, presence, push, selectors, services, socket_quota
 from games.models import Game, GameStatus
 from games.move_input import MOVE_KINDS, move_request, socket_move_body
 from games.selectors import AnyUser, GameView
@@ -109,6 +111,7 @@ class GameConsumer(FastJsonConsumer):
     online: presence.Presence | None = None  # counted as one of the user's open sockets
     watching: presence.Watching | None = None  # counted among the game's spectators
     muted: frozenset[str] = frozenset()  # the players this user blocked: none of their chat
+    language = "en"  # the reader's, for preset chat: from their cookie or Accept-Language
 
     async def connect(self) -> None:
         if await _refused(self, signed_out=True):
@@ -139,6 +142,7 @@ class GameConsumer(FastJsonConsumer):
         if user.is_authenticated:
             await self._count_socket(user.pk)
             self.muted = await in_db(_blocked_names)(user.pk)
+            self.language = _language(self.scope)
         await self._send_view()
         if not self.seated:
             self.watching = await presence.Watching(self.game_id).start()
@@ -224,8 +228,12 @@ class GameConsumer(FastJsonConsumer):
         await self.send(text_data=message["frame"])
 
     async def chat_message(self, message: push.ChatMessageMessage) -> None:
-        if self.seated and message["message"]["username"] not in self.muted:
-            await self._send({"type": "chat", "message": message["message"]})
+        shown = message["message"]
+        if not self.seated or shown["username"] in self.muted:
+            return
+        if shown["preset"] is not None:
+            shown = {**shown, "text": chat_presets.text_of(shown["preset"], self.language)}
+        await self._send({"type": "chat", "message": shown})
 
     async def chat_hidden(self, message: push.ChatHiddenMessage) -> None:
         if self.seated:
@@ -402,8 +410,20 @@ def _view(game_id: int, user: User) -> GameView:
     return selectors.game_view(selectors.game_get(game_id), user)
 
 
+def _language(scope: dict[str, Any]) -> str:
+    """The language Django's LocaleMiddleware would choose for this socket's handshake."""
+    request = HttpRequest()
+    request.COOKIES = scope.get("cookies", {})
+    for name, value in scope.get("headers", ()):
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)
+
+
 def _post_chat(game_id: int, user: User, message: dict[str, Any]) -> None:
-    services.chat_post(game_id=game_id, user=user, text=message.get("text"))
+    services.chat_post(
+        game_id=game_id, user=user, text=message.get("text"), preset=message.get("preset")
+    )
 
 
 def _back(game_id: int, user: User, message: dict[str, Any]) -> bool:

@@ -79,6 +79,14 @@ class TableForm(forms.Form):
         initial="everyone",
         required=False,
     )
+    min_reliability = forms.IntegerField(
+        label=_("Minimum reliability of players joining (%)"),
+        help_text=_("The share of their recent games they finished; 0 lets anyone join."),
+        min_value=0,
+        max_value=100,
+        initial=0,
+        required=False,
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -89,6 +97,7 @@ class TableForm(forms.Form):
         data = super().clean() or {}
         data["visibility"] = data.get("visibility") or "public"
         data["spectators"] = data.get("spectators") or "everyone"
+        data["min_reliability"] = data.get("min_reliability") or 0
         seats, bots = data.get("seats"), data.get("bots")
         if seats is not None and bots is not None and bots > limits.max_bots(seats):
             self.add_error(

@@ -73,6 +73,8 @@ class Game(models.Model):
     turn_renewed = models.BooleanField(default=False)
     # R17: a voided game never counts; the league decides and records what counts.
     voided = models.BooleanField(default=False)
+    # Who may join: at least this reliability (games.selectors.reliability), 0 for anyone.
+    min_reliability = models.PositiveSmallIntegerField(default=0)
     visibility = models.CharField(
         max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
     )
@@ -205,6 +207,24 @@ class Event(models.Model):
         raise ValueError("Event rows are append-only.")
 
 
+class Invitation(models.Model):
+    """A player invited `user` to their table: the invited may join a private table without
+    its code, and watch it whoever may watch."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_invitation_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} to game {self.game_id}"
+
+
 class ChatMessage(models.Model):
     """A table's chat line: stored as plain text, shown escaped; a moderator may hide it."""
 
@@ -212,6 +232,9 @@ class ChatMessage(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     text = models.CharField(max_length=CHAT_MAX_LENGTH)
+    # A preset's key (games.chat_presets): each reader sees it in their language; the text
+    # keeps the English for moderators.
+    preset = models.CharField(max_length=16, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     hidden = models.BooleanField(default=False)
     hidden_at = models.DateTimeField(null=True, blank=True)

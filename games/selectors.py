@@ -12,13 +12,22 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from accounts.selectors import friend_ids
 from apikit.schema import DateTime
 from core.errors import NotAPlayer, NotFound
-from games import engine, presence
+from games import chat_presets, engine, presence
 from games.difficulty import Difficulty, difficulty_of
 from games.engine import State
 from games.engine.events import EventKind
 from games.engine.state import ScoreRecord
 from games.engine.views import EventShown, Legal, RoundView
-from games.models import ChatMessage, Event, Game, GameStatus, Seat, Spectators, Visibility
+from games.models import (
+    ChatMessage,
+    Event,
+    Game,
+    GameStatus,
+    Invitation,
+    Seat,
+    Spectators,
+    Visibility,
+)
 
 AnyUser = User | AnonymousUser
 
@@ -49,6 +58,7 @@ class Table(TypedDict):
     created_at: DateTime
     visibility: Visibility
     spectators: Spectators
+    min_reliability: int  # 0: anyone may join
     players: list[PlayerEntry]
     free_seats: int
 
@@ -96,6 +106,7 @@ class ChatMessageView(TypedDict):
     seat: int | None
     username: str
     text: str
+    preset: str | None  # a preset's key: its text is in the reader's language
     at: DateTime
 
 
@@ -117,13 +128,20 @@ def ensure_may_watch(game: Game, seats: list[Seat], user: AnyUser) -> None:
     a friend of one of its players (API.md "Friends, invitations and who may watch")."""
     if seat_of(seats, user) is not None:
         return
-    if game.spectators == Spectators.PLAYERS:
-        raise NotAPlayer("Only this table's players may watch it.")
     if game.spectators == Spectators.EVERYONE and game.visibility == Visibility.PUBLIC:
         return
+    if is_invited(game, user):
+        return  # to join it, and to watch it once it runs
+    if game.spectators == Spectators.PLAYERS:
+        raise NotAPlayer("Only this table's players may watch it.")
     people = {seat.user_id for seat in seats if seat.user_id is not None}
     if not user.is_authenticated or not people & friend_ids(user.pk):
         raise NotAPlayer("Only this table's players and their friends may watch it.")
+
+
+def is_invited(game: Game, user: AnyUser) -> bool:
+    """Whether a player of the table invited `user` to it."""
+    return user.is_authenticated and Invitation.objects.filter(game=game, user_id=user.pk).exists()
 
 
 def seats_of(game: Game) -> list[Seat]:
@@ -161,6 +179,7 @@ def _table(game: Game, seats: list[Seat], online: set[int] | None = None) -> Tab
         "created_at": iso(game.created_at),
         "visibility": Visibility(game.visibility),
         "spectators": Spectators(game.spectators),
+        "min_reliability": game.min_reliability,
         "players": [
             {
                 "seat": seat.number,
@@ -311,6 +330,30 @@ def game_summaries(games: Iterable[Game]) -> list[GameSummary]:
     ]
 
 
+RELIABILITY_GAMES = 50  # a player's reliability looks at their last 50 games with people
+RELIABILITY_SHOWN_FROM = 5  # and is unknown before 5 of them
+
+
+def reliability(user_id: int) -> int | None:
+    """The percentage of the user's last RELIABILITY_GAMES finished games with another person
+    in which they neither resigned nor were away at the end; None before
+    RELIABILITY_SHOWN_FROM such games."""
+    other_person = Seat.objects.filter(game=OuterRef("game_id"), user__isnull=False).exclude(
+        user_id=user_id
+    )
+    ends = list(
+        Seat.objects.filter(user_id=user_id, game__status=GameStatus.FINISHED)
+        .filter(game__started_at__isnull=False)
+        .filter(Exists(other_person))
+        .order_by("-game__finished_at", "-game_id")
+        .values_list("resigned", "away")[:RELIABILITY_GAMES]
+    )
+    if len(ends) < RELIABILITY_SHOWN_FROM:
+        return None
+    stayed = sum(1 for resigned, away in ends if not resigned and not away)
+    return round(100 * stayed / len(ends))
+
+
 def chat_list(game: Game, after: int = 0, reader: AnyUser | None = None) -> QuerySet[ChatMessage]:
     """The visible messages of a table after message id `after`, oldest first; none from a
     player the reader blocked."""
@@ -321,12 +364,14 @@ def chat_list(game: Game, after: int = 0, reader: AnyUser | None = None) -> Quer
 
 
 def chat_view(message: ChatMessage) -> ChatMessageView:
-    """A message as the API and the socket send it (text as written: clients escape it)."""
+    """A message as the API and the socket send it (text as written: clients escape it; a
+    preset in the active language)."""
     return {
         "id": message.pk,
         "seat": message.seat,
         "username": message.user.get_username(),
-        "text": message.text,
+        "text": chat_presets.text_of(message.preset) if message.preset else message.text,
+        "preset": message.preset or None,
         "at": iso(message.created_at),
     }
 
@@ -344,6 +389,7 @@ def friends_of(user: User) -> list[Friend]:
     ids = friend_ids(user.pk)
     online = presence.online(ids)
     mine = set(Seat.objects.filter(user=user).values_list("game_id", flat=True))
+    mine |= set(Invitation.objects.filter(user=user).values_list("game_id", flat=True))
     playing: dict[int, list[int]] = {user_id: [] for user_id in ids}
     seats = Seat.objects.filter(
         user_id__in=ids, game__status__in=(GameStatus.OPEN, GameStatus.ACTIVE)
@@ -357,3 +403,13 @@ def friends_of(user: User) -> list[Friend]:
         {"username": friend.username, "online": friend.pk in online, "playing": playing[friend.pk]}
         for friend in users
     ]
+
+
+def tables_to_invite_to(user: User) -> list[Game]:
+    """The open and running tables the user sits at (friends may join or watch them)."""
+    seated = Seat.objects.filter(user=user).values("game_id")
+    return list(
+        Game.objects.filter(pk__in=seated, status__in=(GameStatus.OPEN, GameStatus.ACTIVE))
+        .exclude(seats=F("bots") + 1)  # a solo game against bots has no room for a friend
+        .order_by("status", "-created_at")
+    )

@@ -11,7 +11,7 @@ from rest_framework import serializers
 from apikit.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from apikit.serializers import StrictSerializer
 from core import limits
-from games import engine
+from games import chat_presets, engine
 from games.difficulty import DIFFICULTIES, difficulty_of
 from games.models import Spectators, Visibility
 
@@ -59,6 +59,12 @@ class GameCreateSerializer(StrictSerializer):
         choices=Spectators.values,
         default=Spectators.EVERYONE.value,
         help_text="Who may watch: everyone, friends of a seated player, or the players only.",
+    )
+    min_reliability = StrictIntegerField(
+        min_value=0,
+        max_value=100,
+        default=0,
+        help_text="Only players of at least this reliability (%) may join; unknown counts as 80.",
     )
 
     def validate(self, attrs: dict[str, object]) -> dict[str, object]:
@@ -162,8 +168,47 @@ def move_body_check(body: Any) -> None:
     serializer(data=body).is_valid(raise_exception=True)
 
 
-class ChatPostSerializer(StrictSerializer):
-    text = StrictCharField(
+def _chat_text(*, required: bool) -> StrictCharField:
+    return StrictCharField(
+        required=required,
         max_length=limits.CHAT_MAX_LENGTH,
         help_text=f"1–{limits.CHAT_MAX_LENGTH} characters after trimming; shown as plain text.",
     )
+
+
+def _chat_preset(*, required: bool) -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        required=required,
+        choices=list(chat_presets.PRESETS),
+        help_text="A preset's key (GET /api/v1/chat/presets/): each reader sees its text in "
+        "their own language.",
+    )
+
+
+class ChatPostSerializer(StrictSerializer):
+    """A chat message: its `text`, or a `preset` (exactly one of them)."""
+
+    text = _chat_text(required=False)
+    preset = _chat_preset(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("text" in attrs) == ("preset" in attrs):
+            raise serializers.ValidationError({"text": ["Send either text or preset."]})
+        return attrs
+
+
+class ChatTextSerializer(StrictSerializer):
+    text = _chat_text(required=True)
+
+
+class ChatPresetSerializer(StrictSerializer):
+    preset = _chat_preset(required=True)
+
+
+CHAT_POST_BODY = PolymorphicProxySerializer(
+    component_name="ChatPost",
+    serializers=[ChatTextSerializer, ChatPresetSerializer],
+    resource_type_field_name=None,
+)
+"""The schema of a chat message (ChatPostSerializer parses it): JSON Schema says "exactly one
+of text and preset" as one object each."""

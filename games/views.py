@@ -14,11 +14,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from accounts import selectors as account_selectors
 from apikit import throttles
-from apikit.errors_text import ERROR_TEXT, error_text
+from apikit.errors_text import ERROR_TEXT, act, error_text
 from core import limits
 from core.errors import NotAPlayer, NotFound, Refusal, TooMany, error_body
-from games import guide, presence, selectors, services
+from games import chat_presets, guide, presence, selectors, services
 from games.forms import TableForm
 from games.models import Game, GameStatus
 
@@ -48,6 +49,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def _lobby_page(request: HttpRequest, form: TableForm, status: int = 200) -> HttpResponse:
     newcomer = request.user.is_authenticated and not selectors.has_sat(request.user)
     context = {"form": form, "newcomer": newcomer, **_lobby_tables(request)}
+    if request.user.is_authenticated:
+        context["friends_panel"] = _friends_panel(_user(request))
     return render(request, "games/lobby.html", context, status=status)
 
 
@@ -102,7 +105,7 @@ def guided(request: HttpRequest) -> HttpResponse:
     if throttles.hit("table_create", str(request.user.pk)) is not None:
         messages.error(request, _("You have created many tables this hour: wait a while."))
         return redirect("lobby")
-    outcome = _act(request, lambda: services.guided_game_start(user=_user(request)))
+    outcome = act(request, lambda: services.guided_game_start(user=_user(request)))
     return redirect("table", game_id=outcome.game.pk) if outcome else redirect("lobby")
 
 
@@ -146,14 +149,22 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     game = game_or_404(game_id)
     view = view_or_403(game, request.user)
     texts = {code: str(text) for code, text in ERROR_TEXT.items()}
-    return render(request, "games/table.html", {"game": game, "view": view, "error_texts": texts})
+    context = {
+        "game": game,
+        "view": view,
+        "error_texts": texts,
+        "chat_presets": chat_presets.presets(),
+    }
+    if view["you"] is not None and game.status == GameStatus.OPEN:
+        context["friends_panel"] = _friends_panel(_user(request))
+    return render(request, "games/table.html", context)
 
 
 @login_required
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
     invite = request.POST.get("invite") or None  # from the invitation page of a private table
-    _act(request, lambda: services.game_join(game_id=game_id, user=_user(request), invite=invite))
+    act(request, lambda: services.game_join(game_id=game_id, user=_user(request), invite=invite))
     return redirect("table", game_id=game_id)
 
 
@@ -173,7 +184,7 @@ def invitation(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def leave(request: HttpRequest, game_id: int) -> HttpResponse:
-    if _act(request, lambda: services.game_leave(game_id=game_id, user=_user(request))):
+    if act(request, lambda: services.game_leave(game_id=game_id, user=_user(request))):
         return redirect("lobby")
     return redirect("table", game_id=game_id)
 
@@ -181,7 +192,7 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
-    outcome = _act(request, lambda: services.game_rematch(game_id=game_id, user=_user(request)))
+    outcome = act(request, lambda: services.game_rematch(game_id=game_id, user=_user(request)))
     return redirect("table", game_id=outcome.game.pk if outcome else game_id)
 
 
@@ -200,15 +211,31 @@ def game_or_404(game_id: int) -> Any:
         raise Http404 from error
 
 
+@login_required
+def friends(request: HttpRequest) -> HttpResponse:
+    """The player's friends, online or not, with the tables they sit at; the follows not yet
+    returned and the players they blocked."""
+    user = _user(request)
+    wanted = request.GET.get("find", "").strip()
+    if wanted:
+        found = User.objects.filter(username__iexact=wanted).first()
+        if found is not None:
+            return redirect("profile", username=found.username)
+        messages.error(request, _("There is no player %(name)s.") % {"name": wanted})
+    context = {
+        "friends_panel": _friends_panel(user),
+        "circle": account_selectors.circle(user),
+        "friends_page": True,
+    }
+    return render(request, "games/friends.html", context)
+
+
+def _friends_panel(user: User) -> dict[str, Any]:
+    """What the friends panel shows (lobby and friends page): each friend, and the tables of
+    the player's own they may be invited to."""
+    return {"friends": selectors.friends_of(user), "tables": selectors.tables_to_invite_to(user)}
+
+
 def _user(request: HttpRequest) -> User:
     assert isinstance(request.user, User)
     return request.user
-
-
-def _act(request: HttpRequest, action: Any) -> Any:
-    """Run a service; a refusal becomes a message on the next page instead of an error."""
-    try:
-        return action()
-    except Refusal as error:
-        messages.error(request, error_text(error.code, error.message))
-        return None

@@ -13,6 +13,7 @@ from django.db.models.functions import Rank
 from accounts.selectors import email_verified
 from core.errors import Invalid
 from games.models import Game, GameStatus, Seat
+from games.selectors import reliability
 from league.models import LeagueGame, Rating, RatingChange, SeasonStanding
 from league.ratings import PROVISIONAL_GAMES, Skill, display
 
@@ -61,6 +62,7 @@ class PlayerProfile(TypedDict):
     games_won: int
     average_points: float | None
     bid_accuracy: float | None
+    reliability: int | None  # games.selectors.reliability: null before 5 games with people
     rating_history: list[RatingPoint]
     recent_games: list[RecentGame]
 
@@ -147,6 +149,7 @@ def player_stats(user: User, recent: int = 10) -> PlayerProfile:
         if games_played
         else None,
         "bid_accuracy": round((totals["exact"] or 0) / rounds, 3) if rounds else None,
+        "reliability": reliability(user.pk),
         "rating_history": [{"at": at, "rating": display(value)} for at, value in history],
         "recent_games": [
             {

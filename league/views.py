@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
+from accounts.selectors import relation
 from core.errors import Invalid
 from games.models import Game
 from league import selectors
@@ -39,6 +40,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     stats = selectors.player_stats(player)
     chart = rating_chart(stats["rating_history"], str(_("Rating after each league game")))
     context = {"player": player, "stats": stats, "chart": chart, "review": review_stats(player)}
+    if isinstance(request.user, User) and request.user != player:
+        context["relation"] = relation(request.user, player)
     return render(request, "league/profile.html", context)
 
 

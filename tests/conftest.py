@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import pytest
+import pytest_asyncio
 from django.contrib.auth.models import User
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 
 from tests.games.helpers import Player, register_player
+from tests.live.helpers import Sockets
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "") == "1"
 
@@ -56,3 +59,20 @@ def make_player(db: None) -> Callable[..., Player]:
 @pytest.fixture
 def superuser(db: None) -> User:
     return User.objects.create_superuser("admin", "admin@example.com", "x")
+
+
+@pytest.fixture
+def in_memory_layer(settings: Any) -> None:
+    """A fresh in-process channel layer (changing the setting drops the cached one): pushes
+    stay in this process and nothing is left over from another test's event loop."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@pytest_asyncio.fixture
+async def sockets() -> AsyncIterator[Sockets]:
+    """Opens sockets against wizardsite.asgi.application; closes them all afterwards."""
+    opened = Sockets()
+    try:
+        yield opened
+    finally:
+        await opened.close_all()

@@ -26,6 +26,7 @@ STATUS_OF_CODE = {
     "email_taken": status.HTTP_409_CONFLICT,
     "not_a_player": status.HTTP_403_FORBIDDEN,
     "invite_required": status.HTTP_403_FORBIDDEN,
+    "reliability_too_low": status.HTTP_403_FORBIDDEN,
     "blocked": status.HTTP_403_FORBIDDEN,
     "not_a_friend": status.HTTP_403_FORBIDDEN,
     "not_found": status.HTTP_404_NOT_FOUND,

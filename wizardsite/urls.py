@@ -7,6 +7,7 @@ from drf_spectacular.views import (
 )
 
 from accounts import api as accounts_api
+from accounts import views as accounts_views
 from games import api as games_api
 from games import views as games_views
 from league import api as league_api
@@ -55,6 +56,7 @@ api_v1 = [
         review_api.GameAnalysisDetail.as_view(),
         name="api-game-analysis",
     ),
+    path("chat/presets/", games_api.ChatPresets.as_view(), name="api-chat-presets"),
     path("reports/", moderation_api.Reports.as_view(), name="api-reports"),
     path("league/leaderboard/", league_api.Leaderboard.as_view(), name="api-leaderboard"),
     path("players/<str:username>/", league_api.PlayerDetail.as_view(), name="api-player"),
@@ -84,6 +86,8 @@ pages = [
     path("games/<int:game_id>/replay/", review_views.replay, name="replay"),
     path("games/<int:game_id>/ratings/", league_views.game_ratings, name="game-ratings"),
     path("players/<str:username>/", league_views.profile, name="profile"),
+    path("players/<str:username>/relation/", accounts_views.relation, name="relation"),
+    path("friends/", games_views.friends, name="friends"),
     path("players/<str:username>/report/", moderation_views.report, name="report-player"),
     path("leaderboard/", league_views.leaderboard, name="leaderboard"),
     path(

@@ -10,19 +10,17 @@ from accounts.standing import ensure_can_play
 from core import limits
 from core.errors import Invalid, NotAPlayer, NotFound, RateLimited
 from core.text import clean_text
-from games import push, selectors
+from games import chat_presets, push, selectors
 from games.models import ChatMessage
 
 
-def chat_post(*, game_id: int, user: User, text: object) -> ChatMessage:
-    """A player's message to their table, within the length and flood limits."""
+def chat_post(
+    *, game_id: int, user: User, text: object = None, preset: object = None
+) -> ChatMessage:
+    """A player's message to their table, within the length and flood limits: their own
+    `text` or one of the `preset` phrases (games.chat_presets)."""
     ensure_can_play(user)
-    if not isinstance(text, str):
-        raise Invalid("'text' must be a string.", fields={"text": ["not a string"]})
-    text = clean_text(text, field="text").strip()
-    length = f"1 to {limits.CHAT_MAX_LENGTH}"
-    if not 1 <= len(text) <= limits.CHAT_MAX_LENGTH:
-        raise Invalid(f"A message has {length} characters.", fields={"text": [length]})
+    text, preset = _message(text, preset)
     game = selectors.game_get(game_id)
     seats = selectors.seats_of(game)
     seat = selectors.seat_of(seats, user)
@@ -41,7 +39,9 @@ def chat_post(*, game_id: int, user: User, text: object) -> ChatMessage:
                 f"At most {limits.CHAT_RATE_COUNT} messages in {seconds} seconds: wait a moment.",
                 retry_after=seconds,
             )
-        message = ChatMessage.objects.create(game=game, user=user, seat=seat, text=text)
+        message = ChatMessage.objects.create(
+            game=game, user=user, seat=seat, text=text, preset=preset
+        )
         shown = selectors.chat_view(message)
         groups = push.players_of(seats, game_id)  # the chat is the players' alone
         transaction.on_commit(
@@ -50,6 +50,24 @@ def chat_post(*, game_id: int, user: User, text: object) -> ChatMessage:
             )
         )
     return message
+
+
+def _message(text: object, preset: object) -> tuple[str, str]:
+    """The text to store and the preset's key ("" for free text); exactly one is given."""
+    if (text is None) == (preset is None):
+        raise Invalid("Send either 'text' or 'preset'.", fields={"text": ["text or preset"]})
+    if preset is not None:
+        if not isinstance(preset, str) or preset not in chat_presets.PRESETS:
+            keys = ", ".join(chat_presets.PRESETS)
+            raise Invalid(f"'preset' is one of {keys}.", fields={"preset": ["unknown preset"]})
+        return chat_presets.text_of(preset, "en"), preset
+    if not isinstance(text, str):
+        raise Invalid("'text' must be a string.", fields={"text": ["not a string"]})
+    text = clean_text(text, field="text").strip()
+    length = f"1 to {limits.CHAT_MAX_LENGTH}"
+    if not 1 <= len(text) <= limits.CHAT_MAX_LENGTH:
+        raise Invalid(f"A message has {length} characters.", fields={"text": [length]})
+    return text, ""
 
 
 def chat_hide(*, message_id: int, moderator: User) -> ChatMessage:

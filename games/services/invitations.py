@@ -7,13 +7,13 @@ from django.contrib.auth.models import User
 from accounts.selectors import friend_ids
 from core.errors import GameNotActive, NotAFriend, NotAPlayer
 from games import push, selectors
-from games.models import Game
+from games.models import Game, Invitation
 from games.signals import game_invited
 
 
 def game_invite(*, game_id: int, user: User, username: str) -> None:
     """A player of the table invites a friend (a mutual follow) to it: to join while it is
-    open, to watch once it runs. Nothing is written; asking again invites again."""
+    open, to watch once it runs. Asking again invites again."""
     game = selectors.game_get(game_id)
     if selectors.seat_of(selectors.seats_of(game), user) is None:
         raise NotAPlayer("Only the table's players invite to it.")
@@ -22,6 +22,17 @@ def game_invite(*, game_id: int, user: User, username: str) -> None:
     friend = User.objects.filter(username=username).first()
     if friend is None or friend.pk not in friend_ids(user.pk):
         raise NotAFriend("You can invite your friends only: follow each other first.")
-    invite: push.InviteMessage = {"type": "me.invite", "game": game.pk, "sender": user.username}
-    push.send_many([(push.me_group(friend.pk), invite)])
-    game_invited.send(sender=Game, game_id=game.pk, user_id=friend.pk, inviter=user.username)
+    invite_users(game.pk, user, [friend.pk])
+
+
+def invite_users(game_id: int, sender: User, user_ids: list[int]) -> None:
+    """Invite each user to the table (they may then join it without its code, and watch it):
+    `ws/me/` tells them at once, Web Push those with no socket open (notifications.receivers)."""
+    for user_id in user_ids:
+        Invitation.objects.update_or_create(
+            game_id=game_id, user_id=user_id, defaults={"sender": sender}
+        )
+    invite: push.InviteMessage = {"type": "me.invite", "game": game_id, "sender": sender.username}
+    push.send_many([(push.me_group(user_id), invite) for user_id in user_ids])
+    for user_id in user_ids:
+        game_invited.send(sender=Game, game_id=game_id, user_id=user_id, inviter=sender.username)

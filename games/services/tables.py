@@ -25,15 +25,17 @@ from core.errors import (
     Invalid,
     InviteRequired,
     NotAPlayer,
+    ReliabilityTooLow,
     TooManyBotGames,
     TooManyOpenTables,
 )
-from games import engine
+from games import engine, selectors
 from games.difficulty import bot_kind_for
 from games.dispatch import dispatch, expire_at
 from games.locks import Table, lock_table
 from games.models import Game, GameStatus, Seat, Spectators, Visibility
 from games.outcome import Outcome
+from games.services.invitations import invite_users
 from games.services.moves import start
 from games.signals import game_voided
 
@@ -49,11 +51,20 @@ def game_create(
     bot_kind: str | None = None,
     visibility: str = Visibility.PUBLIC,
     spectators: str = Spectators.EVERYONE,
+    min_reliability: int = 0,
 ) -> Outcome:
     """A new table: the creator takes seat 0, bots (`bot_kind`: a difficulty or an engine kind)
-    the last seats; full tables start at once."""
+    the last seats; full tables start at once. `min_reliability` keeps out players who often
+    leave their games (selectors.reliability)."""
     options = _options(seats, bots, turn_seconds, hook_rule, blind_first_round)
-    options = replace(options, visibility=Visibility(visibility), spectators=Spectators(spectators))
+    if not 0 <= min_reliability <= 100:
+        raise Invalid("'min_reliability' is 0 to 100.", fields={"min_reliability": ["0 to 100"]})
+    options = replace(
+        options,
+        visibility=Visibility(visibility),
+        spectators=Spectators(spectators),
+        min_reliability=min_reliability,
+    )
     with transaction.atomic(durable=True):
         outcome = _create(user, options, bot_kind)
     dispatch(outcome)
@@ -69,6 +80,7 @@ class _Options:
     blind_first_round: bool
     visibility: Visibility = Visibility.PUBLIC
     spectators: Spectators = Spectators.EVERYONE
+    min_reliability: int = 0
 
 
 def _options(
@@ -130,6 +142,7 @@ def _create(
         guided=guided,
         visibility=options.visibility,
         spectators=options.spectators,
+        min_reliability=options.min_reliability,
     )
     Seat.objects.bulk_create(
         [Seat(game=game, number=0, user=user)]
@@ -157,8 +170,9 @@ def game_rematch(*, game_id: int, user: User) -> Outcome:
                 game.turn_seconds,
                 game.hook_rule,
                 game.blind_first_round,
-                Visibility(game.visibility),  # the rematch keeps who may find and watch it
-                Spectators(game.spectators),
+                Visibility(game.visibility),  # the rematch keeps who may find, watch
+                Spectators(game.spectators),  # and join it
+                game.min_reliability,
             )
             bot_kind = next((s.bot_kind for s in table.seats if s.is_bot), None)
             outcome = _create(user, options, bot_kind, rematch_of=game)
@@ -171,6 +185,10 @@ def game_rematch(*, game_id: int, user: User) -> Outcome:
     if invited is not None:
         dispatch(invited)
     dispatch(outcome)
+    if invited is not None:  # and on ws/me/ (or Web Push) wherever they are
+        people = {s.user_id for s in table.seats if s.user_id is not None}
+        others = sorted(people - blocked_ids(user.pk) - {user.pk})
+        invite_users(outcome.game.pk, user, others)
     return outcome
 
 
@@ -191,12 +209,20 @@ def _join(table: Table, user: User, invite: str | None = None) -> Outcome:
         return _unchanged(table)
     ensure_can_play(user)
     private = game.visibility == Visibility.PRIVATE
-    if private and not hmac.compare_digest(invite or "", game.invite_code):
+    if (
+        private
+        and not hmac.compare_digest(invite or "", game.invite_code)
+        and not selectors.is_invited(game, user)
+    ):
         raise InviteRequired("This table is private: join it with its invitation code.")
     if blocked_ids(user.pk) & {seat.user_id for seat in table.seats}:
         raise Blocked("A player at this table blocked you, or you blocked them.")
     if game.status != GameStatus.OPEN:
         raise GameFull("This table has started or ended: no seat is free.")
+    if game.min_reliability and _reliability(user) < game.min_reliability:
+        raise ReliabilityTooLow(
+            f"This table asks for a reliability of {game.min_reliability}% at least."
+        )
     taken = {seat.number for seat in table.seats}
     free = [n for n in range(game.seats) if n not in taken]
     # A seat that fills the table starts the game: only one that leaves it open counts.
@@ -204,6 +230,14 @@ def _join(table: Table, user: User, invite: str | None = None) -> Outcome:
     Seat.objects.create(game=game, number=free[0], user=user)
     table = lock_table(game.pk)
     return start(table) if len(free) == 1 else _changed(table)
+
+
+RELIABILITY_UNKNOWN = 80  # a player with too few games yet counts as this (API.md)
+
+
+def _reliability(user: User) -> int:
+    known = selectors.reliability(user.pk)
+    return RELIABILITY_UNKNOWN if known is None else known
 
 
 def _ensure_room(user: User, *, open_table: bool, bot_game: bool) -> None:

@@ -47,19 +47,26 @@ export function startChat() {
     if (ok) data.results.forEach(add);
   }
 
+  async function post(body) {
+    const { ok, data } = await fetchJSON(api, { method: "POST", body });
+    if (ok) { error.textContent = ""; add(data); }
+    else error.textContent = data.error && data.error.code === "rate_limited"
+      ? gettext("At most 5 messages in 10 seconds: wait a moment.")
+      : gettext("The message could not be sent.");
+    return ok;
+  }
+
   if (form) {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const input = form.querySelector("input[name=text]");
       const text = input.value.trim();
-      if (!text) return;
-      const { ok, data } = await fetchJSON(api, { method: "POST", body: { text } });
-      if (ok) { input.value = ""; error.textContent = ""; add(data); }
-      else error.textContent = data.error && data.error.code === "rate_limited"
-        ? gettext("At most 5 messages in 10 seconds: wait a moment.")
-        : gettext("The message could not be sent.");
+      if (text && await post({ text })) input.value = "";
     });
   }
+  box.querySelectorAll("[data-preset]").forEach((button) => {
+    button.addEventListener("click", () => post({ preset: button.dataset.preset }));
+  });
 
   load();
   return {

@@ -512,6 +512,17 @@ async def talk(
     assert await rest.status(reader, "post", chat_path, {"text": " "}, **at_table) == 400
     assert await rest.status(APIClient(), "get", chat_path, game_id=NO_GAME) == 401
 
+    # A preset: its key travels with it, each reader's text in their own language.
+    status, presets = await rest.call(APIClient(), "get", f"{API}/chat/presets/")
+    assert status == 200 and {"key": "good_luck", "text": "Good luck!"} in presets
+    status, wished = await rest.call(reader, "post", chat_path, {"preset": "good_luck"}, **at_table)
+    assert status == 201 and (wished["preset"], wished["text"]) == ("good_luck", "Good luck!")
+    assert [m["message"] for m in await everyone_gets(contract, every, "chat")] == [wished] * 3
+    unknown = {"preset": "insult"}
+    assert await rest.status(reader, "post", chat_path, unknown, **at_table) == 400
+    both = {"preset": "oops", "text": "oops"}
+    assert await rest.status(reader, "post", chat_path, both, **at_table) == 400
+
     report = {"username": people[1].username, "message_id": said["id"], "reason": "rude"}
     status, filed = await rest.call(people[0].client, "post", REPORTS, report)
     assert status == 201 and filed["status"] == "open"

@@ -46,9 +46,9 @@ def test_the_header_counts_a_signed_in_players_turns_through_its_module(
 ) -> None:
     client = Client()
     anonymous = client.get("/").content.decode()
-    assert 'id="my-turns"' not in anonymous and "my-turns.js" not in anonymous
+    assert 'id="my-turns"' not in anonymous and "me.js" not in anonymous
     client.force_login(User.objects.get(pk=make_player().user_id))
     html = client.get("/").content.decode()
     _check(html)
     assert 'id="my-turns"' in html
-    assert '<script type="module" src="/static/js/my-turns.js"></script>' in html
+    assert '<script type="module" src="/static/js/me.js"></script>' in html

@@ -47,7 +47,7 @@ def test_a_private_table_is_listed_and_shown_to_its_players_only(
     make_player: Callable[..., Player],
 ) -> None:
     host, stranger = make_player("host"), make_player("stranger")
-    created = create_game(host, seats=3, visibility="private")
+    created = create_game(host, seats=3, bots=1, visibility="private")
     game_id = created["id"]
     assert created["visibility"] == "private" and created["spectators"] == "everyone"
     assert isinstance(created["invite"], str) and len(created["invite"]) >= 16
@@ -62,6 +62,21 @@ def test_a_private_table_is_listed_and_shown_to_its_players_only(
     assert_error(stranger.client.get(game_url(game_id, "events")), 403, "not_a_player")
     assert_error(Client().get(game_url(game_id)), 403, "not_a_player")
     assert browser(stranger).get(f"/games/{game_id}/").status_code == 403
+
+    # Running, it is no more to be found: not in a list, a page or anyone's profile.
+    guest = make_player("guest")
+    assert join(guest, game_id, created["invite"]).status_code == 200
+    assert Game.objects.get(pk=game_id).status == "active"
+    for query in ("", "?status=active", "?mine=true"):
+        assert game_id not in listed_ids(stranger, query)
+    pages = ["/lobby/", "/lobby/tables/", "/games/mine/", "/friends/", "/leaderboard/"]
+    pages += [f"/players/{player.username}/" for player in (host, guest)]
+    for page in pages:
+        assert f"/games/{game_id}/" not in browser(stranger).get(page).content.decode(), page
+    for player in (host, guest):
+        profile = stranger.client.get(f"{API}/players/{player.username}/").json()
+        assert game_id not in {game["id"] for game in profile["recent_games"]}
+    assert stranger.client.get(f"{API}/accounts/me/friends/").json() == []
 
 
 def test_a_private_table_is_joined_with_its_code_only(make_player: Callable[..., Player]) -> None:

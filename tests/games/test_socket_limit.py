@@ -3,16 +3,13 @@ closes the user's oldest with 4429; closed sockets stop counting; other users ar
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from channels.testing import WebsocketCommunicator
 
 from games.socket_quota import CLOSE_TOO_MANY_SOCKETS
 from tests.live.helpers import WAIT, Socket, Sockets, db, table
-from wizardsite.asgi import application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -24,25 +21,6 @@ def _limits(settings: Any) -> None:
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.RATE_LIMITS_ENABLED = True
     settings.MAX_SOCKETS_PER_USER = LIMIT
-
-
-@pytest_asyncio.fixture
-async def sockets() -> AsyncIterator[Sockets]:
-    opened = Sockets()
-    try:
-        yield opened
-    finally:
-        await opened.close_all()
-
-
-async def open_me(sockets: Sockets, token: str) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(
-        application, f"/ws/me/?token={token}", headers=[(b"host", b"testserver")]
-    )
-    sockets.communicators.append(communicator)
-    connected, detail = await communicator.connect(timeout=WAIT)
-    assert connected, detail
-    return communicator
 
 
 async def game_sockets(sockets: Sockets, game_id: int, token: str, count: int) -> list[Socket]:
@@ -76,7 +54,7 @@ async def test_one_socket_past_the_limit_closes_the_users_oldest(sockets: Socket
     for socket in (first, second, third):
         await socket.state()  # the fresh view that told it the other player came online
 
-    await open_me(sockets, token)  # the fourth, of another kind
+    await sockets.me(token)  # the fourth, of another kind
 
     assert await close_code(first.communicator) == CLOSE_TOO_MANY_SOCKETS
     assert await second.nothing() and await answers(second) and await answers(third)

@@ -8,17 +8,14 @@ they skip when it is unreachable, unless REQUIRE_SERVICES=1, which makes that a 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
 from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-import pytest_asyncio
 import redis
 
 from tests.conftest import REQUIRE_SERVICES
-from tests.live.helpers import Sockets
 
 REDIS_DB = 5
 
@@ -62,13 +59,3 @@ def _in_process(request: pytest.FixtureRequest, settings: Any) -> None:
         # A fresh layer per test (changing the setting drops the cached one): pushes stay in
         # this process and nothing is left over from another test's event loop.
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-
-
-@pytest_asyncio.fixture
-async def sockets() -> AsyncIterator[Sockets]:
-    """Opens game sockets against wizardsite.asgi.application; closes them all afterwards."""
-    opened = Sockets()
-    try:
-        yield opened
-    finally:
-        await opened.close_all()

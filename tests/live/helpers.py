@@ -125,6 +125,16 @@ class Sockets:
         code: int = detail
         return code
 
+    async def me(self, token: str) -> Socket:
+        """An accepted `ws/me/` socket of the user with this API token."""
+        communicator = WebsocketCommunicator(
+            application, f"/ws/me/?token={token}", headers=[(b"host", b"testserver")]
+        )
+        self.communicators.append(communicator)
+        connected, detail = await communicator.connect(timeout=WAIT)
+        assert connected, f"connection refused with close code {detail}"
+        return Socket(communicator)
+
     async def close_all(self) -> None:
         for communicator in self.communicators:
             await communicator.disconnect(timeout=WAIT)

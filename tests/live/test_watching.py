@@ -216,6 +216,28 @@ async def test_an_invitation_reaches_the_friends_me_socket_and_only_a_friend(
         await me.disconnect()
 
 
+async def test_a_friend_is_online_while_a_socket_of_theirs_is_open(sockets: Sockets) -> None:
+    ana = await db(register_player, "ana_online")
+    ben = await db(register_player, "ben_online")
+    for one, other in ((ana, ben), (ben, ana)):
+        follow = await db(one.client.post, f"{API}/players/{other.username}/follow/")
+        assert follow.status_code == 204
+
+    async def ben_online() -> bool:
+        friends = (await db(ana.client.get, f"{API}/accounts/me/friends/")).json()
+        assert [friend["username"] for friend in friends] == [ben.username]
+        return bool(friends[0]["online"])
+
+    assert not await ben_online()
+    me = WebsocketCommunicator(application, f"/ws/me/?token={ben.token}")
+    assert (await me.connect())[0]
+    try:
+        assert await ben_online()
+    finally:
+        await me.disconnect()
+    assert not await ben_online()
+
+
 async def test_a_socket_hears_no_chat_of_a_player_its_user_blocked(sockets: Sockets) -> None:
     game_id, people = await db(table, 3)
     blocked = await db(people[0].client.post, f"{API}/players/{people[1].username}/block/")

@@ -4,18 +4,16 @@ test clients, players signed up through the API, running tables, and recorded pu
 from __future__ import annotations
 
 import importlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from django.contrib.auth.models import Group, Permission, User
 from django.test import Client
 
 from games import push
 from games.models import Game
 from tests.games.helpers import Player, seat_players
-from tests.live.helpers import Sockets
 
 # The migration's module name starts with a digit: import it by name.
 MODERATOR_PERMISSIONS: dict[str, list[str]] = importlib.import_module(
@@ -91,13 +89,3 @@ def _in_memory_channel_layer(settings: Any) -> None:
     # A fresh layer per test (changing the setting drops the cached one): pushes stay in this
     # process and nothing is left over from another test's event loop.
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-
-
-@pytest_asyncio.fixture
-async def sockets() -> AsyncIterator[Sockets]:
-    """Opens game sockets against wizardsite.asgi.application; closes them all afterwards."""
-    opened = Sockets()
-    try:
-        yield opened
-    finally:
-        await opened.close_all()

@@ -33,7 +33,7 @@ def test_a_player_posts_a_message_and_gets_it_back(running: Game, players: list[
 
     assert response.status_code == 201, response.content
     message = response.json()
-    assert set(message) == {"id", "seat", "username", "text", "at"}
+    assert set(message) == {"id", "seat", "username", "text", "preset", "at"}
     assert message["seat"] == 2 and message["username"] == players[2].username
     assert message["text"] == "good luck, all"
     at = datetime.fromisoformat(message["at"].replace("Z", "+00:00"))

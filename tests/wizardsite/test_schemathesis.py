@@ -147,6 +147,7 @@ def test_the_anonymous_operations_are_the_public_ones() -> None:
         "accounts_register",
         "accounts_token",
         "accounts_verify_email",
+        "chat_presets",
         "games_events",
         "games_retrieve",
         "league_leaderboard",
