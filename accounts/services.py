@@ -18,6 +18,7 @@ from rest_framework.authtoken.models import Token
 
 from accounts import selectors, verification
 from accounts.models import Block, Follow, Suspension, VerifiedEmail
+from accounts.signals import block_changed
 from accounts.usernames import username_validator
 from apikit import throttles
 from core import limits
@@ -200,7 +201,19 @@ def block(*, user: User, username: str) -> None:
         Block.objects.get_or_create(blocker=user, blocked=other)
         Follow.objects.filter(follower=user, followed=other).delete()
         Follow.objects.filter(follower=other, followed=user).delete()
+        _tell_block(user, other, blocked=True)
 
 
 def unblock(*, user: User, username: str) -> None:
-    Block.objects.filter(blocker=user, blocked=_other(user, username)).delete()
+    other = _other(user, username)
+    with transaction.atomic():
+        Block.objects.filter(blocker=user, blocked=other).delete()
+        _tell_block(user, other, blocked=False)
+
+
+def _tell_block(user: User, other: User, *, blocked: bool) -> None:
+    transaction.on_commit(
+        lambda: block_changed.send(
+            sender=User, user_id=user.pk, username=other.username, blocked=blocked
+        )
+    )

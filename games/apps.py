@@ -7,4 +7,4 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # games.dispatch sends tasks by name: every process knows them, not only workers.
-        from games import tasks  # noqa: F401
+        from games import receivers, tasks  # noqa: F401

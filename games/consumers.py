@@ -243,6 +243,13 @@ class GameConsumer(FastJsonConsumer):
         """The account was suspended: this socket stops at once."""
         await self.close(code=CLOSE_SUSPENDED)
 
+    async def user_block(self, message: push.BlockChangedMessage) -> None:
+        """The user blocked a player (or lifted it): their chat stops (or comes) at once."""
+        if message["blocked"]:
+            self.muted = self.muted | {message["username"]}
+        else:
+            self.muted = self.muted - {message["username"]}
+
     async def _send_view(self) -> None:
         view = await in_db(_view)(self.game_id, self.scope["user"])
         self.seq, self.seated = max(self.seq, view["seq"]), view["you"] is not None
@@ -327,6 +334,9 @@ class MeConsumer(FastJsonConsumer):
 
     async def account_closed(self, message: push.AccountClosedMessage) -> None:
         await self.close(code=CLOSE_SUSPENDED)
+
+    async def user_block(self, message: push.BlockChangedMessage) -> None:
+        return None  # this socket carries no chat
 
 
 UNKNOWN_TYPE = "'type' is one of {}.".format(

@@ -50,6 +50,16 @@ class TableForm(forms.Form):
         widget=TurnLimitInput(),
         help_text=_("An hour or more makes a correspondence table, played over days."),
     )
+    rounds = forms.ChoiceField(
+        label=_("Rounds"),
+        choices=[
+            ("full", _("The whole game: one card more each round")),
+            ("odd", _("Odd rounds only (1, 3, 5 …), as in championship finals")),
+            *((str(n), _("Rounds 1 to %(n)d only") % {"n": n}) for n in (3, 5, 7, 10)),
+        ],
+        initial="full",
+        required=False,
+    )
     hook_rule = forms.BooleanField(
         label=_("Hook rule: the bids may not add up to the number of cards"),
         required=False,
@@ -98,6 +108,8 @@ class TableForm(forms.Form):
         data["visibility"] = data.get("visibility") or "public"
         data["spectators"] = data.get("spectators") or "everyone"
         data["min_reliability"] = data.get("min_reliability") or 0
+        rounds = data.get("rounds") or "full"  # up to 10 rounds: every table has as many (R2)
+        data["rounds"] = int(rounds) if rounds.isdigit() else rounds
         seats, bots = data.get("seats"), data.get("bots")
         if seats is not None and bots is not None and bots > limits.max_bots(seats):
             self.add_error(

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.limits import CHAT_MAX_LENGTH
 from games.difficulty import difficulty_of
-from games.engine import State
+from games.engine import RoundFormat, State
 
 
 class GameStatus(models.TextChoices):
@@ -36,6 +36,16 @@ class Spectators(models.TextChoices):
 def new_invite_code() -> str:
     """An unguessable invitation code (96 random bits), for `/i/<code>/`."""
     return secrets.token_urlsafe(12)
+
+
+def round_format(stored: str) -> RoundFormat:
+    """R19's format as Game.rounds stores it, as the engine takes it: "full", "odd" or the
+    number of rounds."""
+    if stored == "full":
+        return "full"
+    if stored == "odd":
+        return "odd"
+    return int(stored)
 
 
 class Game(models.Model):
@@ -75,6 +85,8 @@ class Game(models.Model):
     voided = models.BooleanField(default=False)
     # Who may join: at least this reliability (games.selectors.reliability), 0 for anyone.
     min_reliability = models.PositiveSmallIntegerField(default=0)
+    # R19: "full", "odd" or a number N of rounds (1…N), as written; see round_format.
+    rounds = models.CharField(max_length=4, default="full")
     visibility = models.CharField(
         max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
     )
@@ -103,6 +115,10 @@ class Game(models.Model):
             ("abort_game", "Can abort a running game"),
             ("void_game", "Can void a finished game"),
         ]
+
+    @property
+    def round_format(self) -> RoundFormat:
+        return round_format(self.rounds)
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.status}, {self.seats} seats)"

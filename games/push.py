@@ -67,6 +67,14 @@ class AccountClosedMessage(TypedDict):
     type: Literal["account.closed"]
 
 
+class BlockChangedMessage(TypedDict):
+    """To every socket of a player who blocked `username` (or lifted the block)."""
+
+    type: Literal["user.block"]
+    username: str
+    blocked: bool
+
+
 class TurnMessage(TypedDict):
     type: Literal["me.turn"]
     game: int
@@ -92,6 +100,7 @@ LayerMessage = (
     | TurnMessage
     | GamesChangedMessage
     | InviteMessage
+    | BlockChangedMessage
 )
 
 

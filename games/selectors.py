@@ -14,7 +14,7 @@ from apikit.schema import DateTime
 from core.errors import NotAPlayer, NotFound
 from games import chat_presets, engine, presence
 from games.difficulty import Difficulty, difficulty_of
-from games.engine import State
+from games.engine import RoundFormat, State
 from games.engine.events import EventKind
 from games.engine.state import ScoreRecord
 from games.engine.views import EventShown, Legal, RoundView
@@ -59,6 +59,8 @@ class Table(TypedDict):
     visibility: Visibility
     spectators: Spectators
     min_reliability: int  # 0: anyone may join
+    rounds: RoundFormat  # R19
+    round_numbers: list[int]  # the rounds the table plays
     players: list[PlayerEntry]
     free_seats: int
 
@@ -180,6 +182,8 @@ def _table(game: Game, seats: list[Seat], online: set[int] | None = None) -> Tab
         "visibility": Visibility(game.visibility),
         "spectators": Spectators(game.spectators),
         "min_reliability": game.min_reliability,
+        "rounds": game.round_format,
+        "round_numbers": list(engine.round_numbers(game.seats, game.round_format)),
         "players": [
             {
                 "seat": seat.number,

@@ -31,6 +31,39 @@ class DifficultyField(serializers.ChoiceField):
         return super().to_internal_value(data)
 
 
+def rounds_schema(most: int) -> dict[str, Any]:
+    """R19 in JSON Schema: "full", "odd" or a number of rounds up to `most`."""
+    return {
+        "oneOf": [
+            {"type": "string", "enum": ["full", "odd"]},
+            {"type": "integer", "minimum": 1, "maximum": most},
+        ],
+        "description": "R19: every round (full), the odd rounds only, or rounds 1 to N.",
+    }
+
+
+class RoundsField(serializers.Field):  # type: ignore[type-arg]
+    """R19's round format: "full", "odd" or a whole number (checked against the seats by the
+    service); a number sent as a string is refused."""
+
+    default_error_messages = {"invalid": "full, odd or a number of rounds."}
+
+    def to_internal_value(self, data: Any) -> str | int:
+        if data in ("full", "odd") or (isinstance(data, int) and not isinstance(data, bool)):
+            return data  # type: ignore[no-any-return]
+        self.fail("invalid")
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+def rounds_field(most: int) -> RoundsField:
+    """A RoundsField whose schema allows up to `most` rounds (one class each: the schema is
+    the class's)."""
+    documented = type(f"Rounds{most}Field", (RoundsField,), {})
+    return extend_schema_field(rounds_schema(most))(documented)(default="full")  # type: ignore[no-any-return]
+
+
 class GameCreateSerializer(StrictSerializer):
     seats = StrictIntegerField(min_value=limits.MIN_SEATS, max_value=limits.MAX_SEATS)
     bots = StrictIntegerField(
@@ -60,6 +93,7 @@ class GameCreateSerializer(StrictSerializer):
         default=Spectators.EVERYONE.value,
         help_text="Who may watch: everyone, friends of a seated player, or the players only.",
     )
+    rounds = rounds_field(engine.rounds_for(limits.MIN_SEATS))
     min_reliability = StrictIntegerField(
         min_value=0,
         max_value=100,
@@ -98,6 +132,7 @@ def _table_of(seats: int) -> type[GameCreateSerializer]:
             default=0,
             help_text="Fewer than seats: a table needs one person.",
         ),
+        "rounds": rounds_field(engine.rounds_for(seats)),
     }
     return type(f"GameCreate{seats}Seats", (GameCreateSerializer,), fields)
 

@@ -12,7 +12,8 @@ from django.db.models.functions import Rank
 
 from accounts.selectors import email_verified
 from core.errors import Invalid
-from games.models import Game, GameStatus, Seat
+from games.engine import round_numbers
+from games.models import Game, GameStatus, Seat, round_format
 from games.selectors import reliability
 from league.models import LeagueGame, Rating, RatingChange, SeasonStanding
 from league.ratings import PROVISIONAL_GAMES, Skill, display
@@ -129,7 +130,10 @@ def player_stats(user: User, recent: int = 10) -> PlayerProfile:
     league_seats = finished.filter(game__league_entry__counts=True)
     totals = finished.aggregate(points=Sum("final_score"), exact=Sum("exact_bids"))
     games_played = finished.count()
-    rounds = sum(60 // seats for seats in finished.values_list("game__seats", flat=True))
+    rounds = sum(  # R19: the rounds each game played
+        len(round_numbers(seats, round_format(kind)))
+        for seats, kind in finished.values_list("game__seats", "game__rounds")
+    )
     history = list(
         RatingChange.objects.filter(user=user).order_by("order").values_list("at", "ordinal")
     )

@@ -46,7 +46,15 @@ from games.engine.rules import (
     winners,
 )
 from games.engine.shuffle import commitment, deal_round, first_dealer, new_seed, shuffled_deck
-from games.engine.state import State, apply, replay, rounds_for, seat_to_act
+from games.engine.state import (
+    RoundFormat,
+    State,
+    apply,
+    replay,
+    round_numbers,
+    rounds_for,
+    seat_to_act,
+)
 from games.engine.views import View, event_view, legal_for, public_view, seat_view, seat_views
 
 __all__ = [
@@ -75,6 +83,7 @@ __all__ = [
     "Play",
     "RandomBot",
     "Refusal",
+    "RoundFormat",
     "State",
     "View",
     "apply",
@@ -102,6 +111,7 @@ __all__ = [
     "public_view",
     "replay",
     "round_history",
+    "round_numbers",
     "round_points",
     "rounds_for",
     "seat_to_act",

@@ -45,6 +45,7 @@ class GameStarted(_Event):
     hook_rule: bool
     blind_first_round: bool
     first_dealer: int
+    rounds: NotRequired[list[int]]  # R19: the rounds the table plays (older games: all, R2)
 
 
 class Deal(_Event):
@@ -111,15 +112,24 @@ _Decision = TypeVar("_Decision", TrumpChosen, BidMade, CardPlayed)
 
 
 def game_started(
-    *, players: int, hook_rule: bool, blind_first_round: bool, first_dealer: int
+    *,
+    players: int,
+    hook_rule: bool,
+    blind_first_round: bool,
+    first_dealer: int,
+    rounds: list[int] | None = None,
 ) -> GameStarted:
-    return {
+    """The game's start; without `rounds` the table plays every round (R2), as before R19."""
+    started: GameStarted = {
         "type": GAME_STARTED,
         "players": players,
         "hook_rule": hook_rule,
         "blind_first_round": blind_first_round,
         "first_dealer": first_dealer,
     }
+    if rounds is not None:
+        started["rounds"] = rounds
+    return started
 
 
 def deal(*, round_number: int, dealer: int, hands: list[list[str]]) -> Deal:

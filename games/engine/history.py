@@ -22,6 +22,7 @@ def round_history(state: State, seat: int) -> list[EventShown]:
             hook_rule=state.hook_rule,
             blind_first_round=state.blind_first_round,
             first_dealer=state.first_dealer,
+            rounds=list(state.round_numbers),
         )
     ]
     if state.round == 0:

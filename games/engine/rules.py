@@ -24,10 +24,12 @@ from games.engine.state import (
     CHOOSING_TRUMP,
     DONE,
     PLAYING,
+    RoundFormat,
     State,
     Trick,
     apply_in_place,
     next_seat,
+    round_numbers,
 )
 
 DECISION_FOR_PHASE: Final = {CHOOSING_TRUMP: "trump", BIDDING: "bid", PLAYING: "play"}
@@ -130,16 +132,26 @@ def places(totals: list[int]) -> list[int]:
 
 # -- turns ------------------------------------------------------------------------------------
 def start_game(
-    *, players: int, seed: str, hook_rule: bool = True, blind_first_round: bool = True
+    *,
+    players: int,
+    seed: str,
+    hook_rule: bool = True,
+    blind_first_round: bool = True,
+    rounds: RoundFormat = "full",
 ) -> tuple[State, list[Event]]:
     """A new game's opening events (start, first deal, turned-up card) and the state they give."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:  # R2
         raise Invalid(f"Wizard is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (R2).")
+    try:
+        numbers = round_numbers(players, rounds)  # R19
+    except ValueError as error:
+        raise Invalid(str(error)) from None
     opening = ev.game_started(
         players=players,
         hook_rule=hook_rule,
         blind_first_round=blind_first_round,
         first_dealer=first_dealer(seed, players),  # R3
+        rounds=list(numbers),
     )
     state = State()
     events: list[Event] = [opening]
@@ -229,7 +241,7 @@ def _follow_rules(state: State, seed: str, events: list[Event], *, auto_blind: b
             else:
                 return
         elif state.phase == DONE and not state.is_over:
-            if state.round == state.rounds:  # R15
+            if state.is_last_round:  # R15, R19
                 _emit(
                     state, ev.game_over(winners=winners(state.totals), totals=state.totals), events
                 )
@@ -240,8 +252,9 @@ def _follow_rules(state: State, seed: str, events: list[Event], *, auto_blind: b
 
 
 def _deal_next_round(state: State, seed: str, events: list[Event]) -> None:
-    number = state.round + 1
-    dealer = state.first_dealer if number == 1 else next_seat(state.dealer, state.players)  # R3
+    number = state.next_round  # R19
+    # R3, R19: the dealer moves one seat left for each round played.
+    dealer = state.first_dealer if state.round == 0 else next_seat(state.dealer, state.players)
     hands, turned_up = deal_round(seed, number, state.players, dealer)  # R4
     _emit(state, ev.deal(round_number=number, dealer=dealer, hands=hands), events)
     _emit(state, ev.trump_turned(card=turned_up), events)  # R5, R6

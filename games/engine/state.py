@@ -32,8 +32,24 @@ class ScoreRecord(TypedDict):
 
 
 def rounds_for(players: int) -> int:
-    """Rounds in a game (R2): 60 / players."""
+    """Rounds in a full game (R2): 60 / players."""
     return len(DECK) // players
+
+
+RoundFormat = Literal["full", "odd"] | int
+
+
+def round_numbers(players: int, rounds: RoundFormat = "full") -> tuple[int, ...]:
+    """R19: the rounds a table plays: every round (R2), the odd ones, or rounds 1 to N.
+    Raises ValueError for a format the rule does not name."""
+    last = rounds_for(players)
+    if rounds == "full":
+        return tuple(range(1, last + 1))
+    if rounds == "odd":
+        return tuple(range(1, last + 1, 2))
+    if isinstance(rounds, int) and not isinstance(rounds, bool) and 1 <= rounds <= last:
+        return tuple(range(1, rounds + 1))
+    raise ValueError(f"rounds is full, odd or a number from 1 to {last} (R19)")
 
 
 @dataclass(slots=True, eq=False, repr=False)
@@ -47,6 +63,7 @@ class State:
     hook_rule: bool = True
     blind_first_round: bool = True
     first_dealer: int = 0
+    round_numbers: tuple[int, ...] = ()  # R19: the rounds this table plays, in order
     round: int = 0  # 0 until the first deal
     dealer: int = 0
     hands: list[tuple[str, ...]] = field(default_factory=list)
@@ -79,8 +96,14 @@ class State:
 
     # -- derived facts -------------------------------------------------------------------
     @property
-    def rounds(self) -> int:
-        return rounds_for(self.players)
+    def is_last_round(self) -> bool:
+        """R15, R19: the round being played (or just scored) is the table's last."""
+        return self.round == self.round_numbers[-1]
+
+    @property
+    def next_round(self) -> int:
+        """R19: the number of the round dealt after this one (the first, before any deal)."""
+        return self.round_numbers[self.round_numbers.index(self.round) + 1 if self.round else 0]
 
     @property
     def is_over(self) -> bool:
@@ -107,6 +130,7 @@ class State:
             if name in data:
                 setattr(state, name, data[name])
         state.hands = [tuple(hand) for hand in data["hands"]]
+        state.round_numbers = tuple(data.get("round_numbers") or round_numbers(state.players))
         state.trick = _trick(data["trick"])
         # A state cached before the round's plays were recorded starts the record empty.
         state.round_plays = _trick(data.get("round_plays", ()))
@@ -198,6 +222,7 @@ def _game_started(state: State, event: ev.GameStarted) -> None:
     state.hook_rule = event["hook_rule"]
     state.blind_first_round = event["blind_first_round"]
     state.first_dealer = event["first_dealer"]
+    state.round_numbers = tuple(event.get("rounds") or round_numbers(state.players))
     state.totals = [0] * state.players
 
 

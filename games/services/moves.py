@@ -249,6 +249,7 @@ def start(table: Table) -> Outcome:
         seed=game.seed,
         hook_rule=game.hook_rule,
         blind_first_round=game.blind_first_round,
+        rounds=game.round_format,
     )
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()

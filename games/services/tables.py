@@ -52,6 +52,7 @@ def game_create(
     visibility: str = Visibility.PUBLIC,
     spectators: str = Spectators.EVERYONE,
     min_reliability: int = 0,
+    rounds: str | int = "full",
 ) -> Outcome:
     """A new table: the creator takes seat 0, bots (`bot_kind`: a difficulty or an engine kind)
     the last seats; full tables start at once. `min_reliability` keeps out players who often
@@ -59,11 +60,16 @@ def game_create(
     options = _options(seats, bots, turn_seconds, hook_rule, blind_first_round)
     if not 0 <= min_reliability <= 100:
         raise Invalid("'min_reliability' is 0 to 100.", fields={"min_reliability": ["0 to 100"]})
+    try:
+        engine.round_numbers(seats, rounds)  # type: ignore[arg-type]  # checked here
+    except ValueError as error:
+        raise Invalid(f"{error}.", fields={"rounds": [str(error)]}) from None
     options = replace(
         options,
         visibility=Visibility(visibility),
         spectators=Spectators(spectators),
         min_reliability=min_reliability,
+        rounds=str(rounds),
     )
     with transaction.atomic(durable=True):
         outcome = _create(user, options, bot_kind)
@@ -81,6 +87,7 @@ class _Options:
     visibility: Visibility = Visibility.PUBLIC
     spectators: Spectators = Spectators.EVERYONE
     min_reliability: int = 0
+    rounds: str = "full"  # R19, as Game.rounds stores it
 
 
 def _options(
@@ -143,6 +150,7 @@ def _create(
         visibility=options.visibility,
         spectators=options.spectators,
         min_reliability=options.min_reliability,
+        rounds=options.rounds,
     )
     Seat.objects.bulk_create(
         [Seat(game=game, number=0, user=user)]
@@ -173,6 +181,7 @@ def game_rematch(*, game_id: int, user: User) -> Outcome:
                 Visibility(game.visibility),  # the rematch keeps who may find, watch
                 Spectators(game.spectators),  # and join it
                 game.min_reliability,
+                game.rounds,
             )
             bot_kind = next((s.bot_kind for s in table.seats if s.is_bot), None)
             outcome = _create(user, options, bot_kind, rematch_of=game)

@@ -22,3 +22,13 @@ def per_turn(seconds: int) -> str:
     if seconds >= _MINUTE * 2 and seconds % _MINUTE == 0:
         return gettext("%(n)s min per turn") % {"n": seconds // _MINUTE}
     return gettext("%(s)s s per turn") % {"s": seconds}
+
+
+@register.filter
+def round_format(rounds: str | int) -> str:
+    """R19 at a glance: "" for the whole game, "odd rounds" or "rounds 1–5"."""
+    if str(rounds) == "full":
+        return ""
+    if rounds == "odd":
+        return gettext("odd rounds")
+    return gettext("rounds 1–%(n)s") % {"n": rounds}

@@ -8,6 +8,7 @@ import { displayName, renderBar, renderSeats, renderTrick } from "./table-view.j
 const $ = (id) => document.getElementById(id);
 const frames = JSON.parse($("frames").textContent);
 const you = JSON.parse($("you").textContent);
+const roundNumbers = JSON.parse($("round-numbers").textContent);
 // Who sat where; whether they are online or away now says nothing of the game then.
 const players = JSON.parse($("players").textContent).map(({ online, away, ...player }) => player);
 const name = (seat) => {
@@ -19,6 +20,7 @@ const name = (seat) => {
 function sceneOf(t) {
   return {
     seats: players.length,
+    roundNumbers,
     you,
     players: players.map((p) => ({ ...p, score: t.totals[p.seat] || 0 })),
     round: t.round ? {

@@ -64,11 +64,17 @@ export function bidBalance(round) {
     : fmt(gettext("%(n)s over"), { n: gap }));
 }
 
+/* "Round 7 of 15", or in a shorter format (R19) "Round 7 (4 of 8)": the round dealing 7 cards,
+   the fourth the table plays. */
+export function roundLabel(number, roundNumbers) {
+  const total = roundNumbers.length;
+  if (roundNumbers[total - 1] === total) return fmt(gettext("Round %(n)s of %(total)s"), { n: number, total });
+  return fmt(gettext("Round %(n)s (%(i)s of %(total)s)"), { n: number, i: roundNumbers.indexOf(number) + 1, total });
+}
+
 export function renderBar(scene) {
   const round = scene.round;
-  $("round-info").textContent = round
-    ? fmt(gettext("Round %(n)s of %(total)s"), { n: round.number, total: Math.floor(60 / scene.seats) })
-    : "";
+  $("round-info").textContent = round ? roundLabel(round.number, scene.roundNumbers) : "";
   $("round-cards").textContent = round
     ? fmt(ngettext("%(cards)s card", "%(cards)s cards", round.cards), { cards: round.cards }) : "";
   const turned = $("turned-card");

@@ -60,6 +60,7 @@ function startTable() {
     return {
       seq: v.seq,
       seats: v.seats,
+      roundNumbers: v.round_numbers,
       you: v.you,
       players: v.players.map((p) => ({ ...p })),
       round: round && {

@@ -152,6 +152,7 @@ def create_table(
     hook_rule: bool = True,
     blind_first_round: bool = True,
     visibility: str = "public",
+    rounds: str = "full",
 ) -> int:
     """Fill in the lobby's create-table form; returns the new table's id."""
     page = player.page
@@ -163,6 +164,7 @@ def create_table(
     form.locator("#id_hook_rule").set_checked(hook_rule)
     form.locator("#id_blind_first_round").set_checked(blind_first_round)
     form.locator("#id_visibility").select_option(visibility)
+    form.locator("#id_rounds").select_option(rounds)
     form.locator("button[type=submit]").click()
     page.wait_for_url("**/games/*/")
     game_id = int(page.url.rstrip("/").rsplit("/", 1)[1])

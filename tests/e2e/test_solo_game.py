@@ -135,3 +135,28 @@ def test_table_fits_a_phone_screen(browser: Any, server_url: str, artifacts: Pat
             assert table_fits_viewport(page), "the game-over screen scrolls sideways at 390 px"
     finally:
         player.close()
+
+
+def test_a_short_game_of_three_rounds_says_so_and_ends_after_the_third(
+    browser: Any, server_url: str, artifacts: Path
+) -> None:
+    """R19: a table of rounds 1 to 3 shows "Round 2 of 3" and ends after round 3."""
+    player = sign_up(browser, server_url, "short_e2e")
+    try:
+        with screenshots_on_failure(artifacts, [player]):
+            create_table(player, seats=3, bots=2, blind_first_round=False, rounds="3")
+            tag = player.page.locator(".table-facts .tag").filter(has_text="rounds 1–3")
+            assert tag.count() == 1, "the table's facts do not say it plays rounds 1–3"
+            wait_table_live(player, what="the short table to start at once")
+            labels: set[str] = set()
+
+            def note_round(state: dict) -> None:
+                labels.add(player.page.locator("#round-info").inner_text())
+
+            state = play_solo(player, random.Random(7), Deadline(300, "the short game"), note_round)
+            assert state["status"] == "finished" and len(state["scores"]) == 3, state
+            assert {"Round 1 of 3", "Round 2 of 3", "Round 3 of 3"} <= labels, labels
+            rows = player.page.locator('[data-testid="score-sheet"] tbody tr')
+            assert rows.count() == 3
+    finally:
+        player.close()

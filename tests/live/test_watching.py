@@ -248,3 +248,24 @@ async def test_a_socket_hears_no_chat_of_a_player_its_user_blocked(sockets: Sock
     await seats[1].send({"type": "chat", "text": "can you hear me"})
     assert (await seats[2].message())["type"] == "chat"
     assert all(message["type"] != "chat" for message in await seats[0].drain())
+
+
+async def test_a_block_silences_an_open_socket_at_once_and_its_lifting_restores_it(
+    sockets: Sockets,
+) -> None:
+    game_id, people = await db(table, 3)
+    seats = await open_seats(sockets, game_id, people)
+    block = f"{API}/players/{people[1].username}/block/"
+
+    async def heard_by_the_blocker(text: str) -> bool:
+        for socket in seats:
+            await socket.drain()
+        await seats[1].send({"type": "chat", "text": text})
+        assert (await seats[2].message())["type"] == "chat"  # the chat went out
+        return any(message["type"] == "chat" for message in await seats[0].drain())
+
+    assert await heard_by_the_blocker("before")
+    assert (await db(people[0].client.post, block)).status_code == 204
+    assert not await heard_by_the_blocker("during")
+    assert (await db(people[0].client.delete, block)).status_code == 204
+    assert await heard_by_the_blocker("after")

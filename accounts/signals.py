@@ -1,0 +1,10 @@
+"""What accounts tell the layers above them, without knowing who listens."""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+# Sent after the commit of a block or its lifting, with `user_id` (the blocker), `username`
+# (the other player) and `blocked` (True for a block): the blocker's open table sockets hear
+# that player's chat, or no longer, at once.
+block_changed = Signal()
