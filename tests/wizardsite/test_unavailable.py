@@ -159,3 +159,26 @@ def test_throttles_whose_cache_cannot_be_reached_let_requests_through(
     response = mover.move(game_id, body)  # the moves endpoint is throttled
     assert response.status_code == 200, response.content
     assert throttles.hit("socket", str(mover.user_id)) is None
+
+
+def test_throttles_let_requests_through_when_the_cache_server_refuses(
+    make_player: Callable[..., Player], settings: Any
+) -> None:
+    """The production cache backend (django-redis) raises its own error for a Redis that
+    cannot be reached: the throttles count nothing and the move is answered."""
+    players = [make_player() for _ in range(3)]
+    game_id = seat_players(players)
+    view = players[0].view(game_id)
+    mover = players[view["to_act"]]
+    body = {**choose_move(mover.view(game_id)["legal"], None), "seq": view["seq"]}
+    settings.RATE_LIMITS_ENABLED = True
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens on the discard port
+            "OPTIONS": {"SOCKET_TIMEOUT": 0.5, "SOCKET_CONNECT_TIMEOUT": 0.5},
+        }
+    }
+    response = mover.move(game_id, body)
+    assert response.status_code == 200, response.content
+    assert throttles.hit("socket", str(mover.user_id)) is None
