@@ -127,8 +127,9 @@ def hint(request: HttpRequest, game_id: int) -> JsonResponse:
 
 
 def table_presence(request: HttpRequest, game_id: int) -> JsonResponse:
-    """For the table's page: how many sockets watch it without a seat, and since when each
-    offline player has been away from the site (where known), as seconds ago by seat."""
+    """For the table's page: how many sockets watch it without a seat, which seats' players
+    have no socket open (the page's marks are right again here should a pushed view have been
+    lost or overtaken), and since when each has been away (where known), as seconds ago."""
     game = game_or_404(game_id)
     seats = selectors.seats_of(game)
     people = {seat.user_id: seat.number for seat in seats if seat.user_id is not None}
@@ -137,6 +138,7 @@ def table_presence(request: HttpRequest, game_id: int) -> JsonResponse:
     return JsonResponse(
         {
             "spectators": presence.watchers(game.pk),
+            "offline": sorted(people[user_id] for user_id in offline),
             "offline_for": {
                 str(people[user_id]): max(0, round(now - moment))
                 for user_id, moment in presence.last_seen(offline).items()

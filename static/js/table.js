@@ -396,6 +396,13 @@ function startTable() {
     ask();
   }
 
+  /* Whether each person seated has the site open, as the presence poll says. */
+  function noteOffline(seats) {
+    [view.players, scene.players].forEach((players) => players.forEach((p) => {
+      if (!p.is_bot) p.online = !seats.includes(p.seat);
+    }));
+  }
+
   /* How many watch without a seat, and how long offline players have been away: asked now and
      every 15 s while the game has not ended. */
   function followPresence() {
@@ -406,6 +413,7 @@ function startTable() {
       if (ok) {
         draw.renderSpectators(box, data.spectators);
         draw.noteOfflineFor(data.offline_for);
+        noteOffline(data.offline || []);
         if (view.status !== "open") {
           draw.renderSeats(idle() ? sceneFromView(view) : scene,
             { showTimer: idle() && view.status === "active" && !!view.deadline });

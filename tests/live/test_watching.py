@@ -147,14 +147,18 @@ async def test_the_table_says_how_long_an_offline_player_has_been_away(sockets: 
     game_id, people = await db(table, 3)
     seats = await open_seats(sockets, game_id, people)
     assert (await db(table_presence, game_id))["offline_for"] == {}
+    assert (await db(table_presence, game_id))["offline"] == []
     await seats[1].communicator.disconnect()
     await seats[0].state(timeout=5)  # the fresh view that says seat 1 went offline
-    away = (await db(table_presence, game_id))["offline_for"]
+    found = await db(table_presence, game_id)
+    assert found["offline"] == [1], found
+    away = found["offline_for"]
     assert set(away) == {"1"} and 0 <= away["1"] <= 5, away
     again = await sockets.open(game_id, token=people[1].token)
     await again.state()
     await seats[0].state(timeout=5)
     assert (await db(table_presence, game_id))["offline_for"] == {}
+    assert (await db(table_presence, game_id))["offline"] == []
 
 
 async def test_a_table_closed_to_spectators_refuses_their_sockets_with_4403(
