@@ -26,11 +26,14 @@ class Decision:
 
 def game_decisions(game: Game, seats: list[Seat], budget_ms: float) -> list[Decision]:
     """Each decision a person made themselves (the timer's auto-moves left out), with what the
-    expert would have chosen from that seat's view and the points it expects that to gain."""
+    expert would have chosen from that seat's view and the points it expects that to gain.
+    The expert's search knows the 60 cards only: a game with special cards (R20) gets none."""
     people = {seat.number for seat in seats if not seat.is_bot}
     decisions: list[Decision] = []
     state = State()
     for row in Event.objects.filter(game=game).order_by("seq"):
+        if state.special_cards:
+            return []
         seat = row.payload.get("seat")
         if row.type in KIND_OF_EVENT and not row.auto and seat in people:
             chosen = _move(row.payload)
@@ -72,4 +75,5 @@ def _text(move: Move) -> str:
         return str(move.bid)
     if isinstance(move, Play):
         return move.card
+    assert isinstance(move, ChooseTrump)
     return move.suit

@@ -17,6 +17,10 @@ PLAY: Final = "play"
 TRICK_WON: Final = "trick_won"
 ROUND_SCORED: Final = "round_scored"
 GAME_OVER: Final = "game_over"
+WEREWOLF: Final = "werewolf"
+PASS: Final = "pass"
+CARDS_PASSED: Final = "cards_passed"
+ADJUST: Final = "adjust"
 
 EventKind = Literal[
     "game_started",
@@ -28,9 +32,13 @@ EventKind = Literal[
     "trick_won",
     "round_scored",
     "game_over",
+    "werewolf",
+    "pass",
+    "cards_passed",
+    "adjust",
 ]
 EVENT_TYPES: Final = get_args(EventKind)
-PLAYER_DECISIONS: Final = (TRUMP_CHOSEN, BID, PLAY)
+PLAYER_DECISIONS: Final = (TRUMP_CHOSEN, BID, PLAY, PASS, ADJUST)
 """The events a seat causes; every other kind follows from the rules alone."""
 
 
@@ -46,6 +54,7 @@ class GameStarted(_Event):
     blind_first_round: bool
     first_dealer: int
     rounds: NotRequired[list[int]]  # R19: the rounds the table plays (older games: all, R2)
+    special_cards: NotRequired[list[str]]  # R20: their codes in R20's order (absent: none)
 
 
 class Deal(_Event):
@@ -65,7 +74,15 @@ class TrumpTurned(_Event):
 class TrumpChosen(_Event):
     type: Literal["trump_chosen"]
     seat: int
-    suit: str
+    suit: str  # or "none", the Werewolf's holder's choice of no trump (R23)
+
+
+class WerewolfSwapped(_Event):
+    """R23: the Werewolf's holder lays it face up and takes the turned-up card (public)."""
+
+    type: Literal["werewolf"]
+    seat: int
+    card: str
 
 
 class BidMade(_Event):
@@ -74,15 +91,53 @@ class BidMade(_Event):
     bid: int
 
 
-class CardPlayed(_Event):
-    type: Literal["play"]
+# "as" is a keyword, hence the call syntax; `suit` names a Juggler's or Cloud's suit (R24),
+# `as` a Shapeshifter's shape (R25).
+CardPlayed = TypedDict(
+    "CardPlayed",
+    {
+        "type": Literal["play"],
+        "seat": int,
+        "card": str,
+        "suit": NotRequired[str],
+        "as": NotRequired[str],
+        "auto": NotRequired[bool],
+    },
+)
+
+
+class TrickWon(_Event):
+    """The trick's winner, or None for a trick holding the Bomb (R22), whose would-be winner
+    `leads` the next trick."""
+
+    type: Literal["trick_won"]
+    seat: int | None
+    winner: NotRequired[int | None]  # the same as `seat` (events before R22 lack it)
+    leads: NotRequired[int]
+
+
+class CardChosen(_Event):
+    """R24: a card chosen to pass to the left; only its giver sees which until all have chosen."""
+
+    type: Literal["pass"]
     seat: int
     card: str
 
 
-class TrickWon(_Event):
-    type: Literal["trick_won"]
+class CardsPassed(_Event):
+    """R24: every chosen card goes to the player on the left; `cards` are by giving seat (each
+    seat sees only the card it gave and the one it received)."""
+
+    type: Literal["cards_passed"]
+    cards: list[str]
+
+
+class BidAdjusted(_Event):
+    """R24: the Cloud's winner changes their bid by `delta`."""
+
+    type: Literal["adjust"]
     seat: int
+    delta: int
 
 
 class RoundScored(_Event):
@@ -107,8 +162,12 @@ Event = (
     | TrickWon
     | RoundScored
     | GameOver
+    | WerewolfSwapped
+    | CardChosen
+    | CardsPassed
+    | BidAdjusted
 )
-_Decision = TypeVar("_Decision", TrumpChosen, BidMade, CardPlayed)
+_Decision = TypeVar("_Decision", TrumpChosen, BidMade, CardPlayed, CardChosen, BidAdjusted)
 
 
 def game_started(
@@ -118,8 +177,10 @@ def game_started(
     blind_first_round: bool,
     first_dealer: int,
     rounds: list[int] | None = None,
+    special_cards: list[str] | None = None,
 ) -> GameStarted:
-    """The game's start; without `rounds` the table plays every round (R2), as before R19."""
+    """The game's start; without `rounds` the table plays every round (R2), as before R19;
+    without `special_cards`, none (R20)."""
     started: GameStarted = {
         "type": GAME_STARTED,
         "players": players,
@@ -129,6 +190,8 @@ def game_started(
     }
     if rounds is not None:
         started["rounds"] = rounds
+    if special_cards:
+        started["special_cards"] = special_cards
     return started
 
 
@@ -151,13 +214,43 @@ def bid(*, seat: int, bid: int, auto: bool = False) -> BidMade:
     return _decision(event, auto)
 
 
-def play(*, seat: int, card: str, auto: bool = False) -> CardPlayed:
+def play(*, seat: int, card: str, declared: str | None = None, auto: bool = False) -> CardPlayed:
+    """A card played; `declared`: a Juggler's or Cloud's suit (R24), a Shapeshifter's shape
+    (R25)."""
     event: CardPlayed = {"type": PLAY, "seat": seat, "card": card}
+    if declared is not None:
+        event["as" if declared in ("wizard", "jester") else "suit"] = declared
     return _decision(event, auto)
 
 
-def trick_won(*, seat: int) -> TrickWon:
-    return {"type": TRICK_WON, "seat": seat}
+def declared(event: CardPlayed) -> str | None:
+    """What was declared on playing the card (None for a card that takes nothing)."""
+    return event.get("suit") or event.get("as")
+
+
+def trick_won(*, seat: int | None, leads: int | None = None) -> TrickWon:
+    """The trick's winner; for a bombed trick (R22) None, and the seat that `leads` next."""
+    if seat is None and leads is not None:
+        return {"type": TRICK_WON, "seat": None, "winner": None, "leads": leads}
+    return {"type": TRICK_WON, "seat": seat, "winner": seat}
+
+
+def werewolf(*, seat: int, card: str) -> WerewolfSwapped:
+    return {"type": WEREWOLF, "seat": seat, "card": card}
+
+
+def card_chosen(*, seat: int, card: str, auto: bool = False) -> CardChosen:
+    event: CardChosen = {"type": PASS, "seat": seat, "card": card}
+    return _decision(event, auto)
+
+
+def cards_passed(*, cards: list[str]) -> CardsPassed:
+    return {"type": CARDS_PASSED, "cards": cards}
+
+
+def bid_adjusted(*, seat: int, delta: int, auto: bool = False) -> BidAdjusted:
+    event: BidAdjusted = {"type": ADJUST, "seat": seat, "delta": delta}
+    return _decision(event, auto)
 
 
 def round_scored(*, round_number: int, points: list[int]) -> RoundScored:

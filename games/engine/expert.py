@@ -58,6 +58,10 @@ class ExpertBot:
             return ChooseTrump(SUITS[search.trump()])
         if "bids" in legal:
             return Bid(search.bid(legal["bids"]))
+        if "cards" not in legal:
+            raise ValueError(
+                "The search knows the 60 cards only (bots.bot_move picks another bot)."
+            )
         return Play(DECK_CODES[search.card([CARD_INDEX[code] for code in legal["cards"]])])
 
     def rng_for(self, knowledge: Knowledge) -> random.Random:

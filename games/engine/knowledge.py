@@ -126,8 +126,10 @@ def _plays_from_view(round_view: RoundView) -> list[tuple[int, int]]:
 def _next_leader(round_view: RoundView) -> int:
     """The seat to lead the next trick: the last one's winner, else left of the dealer (R10)."""
     last = round_view["last_trick"]
-    if last is not None:
+    if last is not None and last["winner"] is not None:
         return last["winner"]  # R10
+    if round_view["trick"]["leader"] is not None:  # after a bombed trick (R22)
+        return round_view["trick"]["leader"]
     return first_leader(round_view["dealer"], len(round_view["bids"]))
 
 

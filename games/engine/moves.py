@@ -1,12 +1,14 @@
-"""The three decisions a seat makes, parsed from the API's move bodies."""
+"""The decisions a seat makes, parsed from the API's move bodies."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from games.engine.cards import CARDS, parse_suit
+from games.engine.cards import CARDS, DECK, NAMES_A_SUIT, SHAPES, SHAPESHIFTER, SUITS, face
 from games.engine.errors import IllegalBid, IllegalCard, Invalid
+
+NO_TRUMP: Final = "none"  # only the Werewolf's holder may choose it (R23)
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,24 +21,65 @@ class Bid:
 
 @dataclass(frozen=True, slots=True)
 class Play:
+    """A card played; `declared` is the suit named for a Juggler or Cloud (R24) or the shape
+    of a Shapeshifter (R25), None for every other card."""
+
     card: str
+    declared: str | None = None
+
+    @property
+    def face(self) -> str:
+        return face(self.card, self.declared)
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "play", "card": self.card}
+        body: dict[str, Any] = {"type": "play", "card": self.card}
+        if self.declared is not None:
+            body["as" if self.card == SHAPESHIFTER else "suit"] = self.declared
+        return body
 
 
 @dataclass(frozen=True, slots=True)
 class ChooseTrump:
-    suit: str
+    suit: str  # a suit, or NO_TRUMP
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "trump", "suit": self.suit}
 
 
-Move = Bid | Play | ChooseTrump
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """The card passed to the player on the left after a Juggler's trick (R24)."""
+
+    card: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "pass", "card": self.card}
+
+
+@dataclass(frozen=True, slots=True)
+class Adjust:
+    """The Cloud's change of bid, +1 or -1 (R24)."""
+
+    delta: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "adjust", "delta": self.delta}
+
+
+Move = Bid | Play | ChooseTrump | Pass | Adjust
+MOVE_TYPES: Final = ("bid", "play", "trump", "pass", "adjust")
 # Moves are values, so the common ones are made once and shared.
 PLAYS: dict[str, Play] = {code: Play(code) for code in CARDS}
-BIDS: list[Bid] = [Bid(b) for b in range(len(CARDS) // 3 + 1)]
+BIDS: list[Bid] = [Bid(b) for b in range(len(DECK) // 3 + 1)]
+
+
+def declarations(code: str) -> tuple[str | None, ...]:
+    """What may be declared on playing this card: a suit (R24), a shape (R25), or nothing."""
+    if code in NAMES_A_SUIT:
+        return SUITS
+    if code == SHAPESHIFTER:
+        return SHAPES
+    return (None,)
 
 
 def parse_move(body: object) -> Move:
@@ -51,15 +94,46 @@ def parse_move(body: object) -> Move:
             raise Invalid("'bid' must be a whole number.")
         return Bid(value)
     if kind == "play":
-        code = body.get("card")
-        if not isinstance(code, str):
-            raise Invalid("'card' must be a card code such as 'R13'.")
-        if code not in CARDS:
-            raise IllegalCard(f"{code!r} is not a card code (R1).")
-        return Play(code)
+        code = _card_code(body.get("card"))
+        return Play(code, _declared(code, body))
     if kind == "trump":
-        return ChooseTrump(parse_suit(body.get("suit")))
-    raise Invalid("'type' must be one of 'bid', 'play', 'trump'.")
+        suit = body.get("suit")
+        if suit not in (*SUITS, NO_TRUMP):
+            raise Invalid(f"{suit!r} is not a suit; choose one of {', '.join(SUITS)} (R5).")
+        return ChooseTrump(str(suit))
+    if kind == "pass":
+        return Pass(_card_code(body.get("card")))
+    if kind == "adjust":
+        delta = body.get("delta")
+        if delta not in (1, -1) or isinstance(delta, bool):
+            raise Invalid("'delta' is 1 or -1 (R24).")
+        return Adjust(int(delta))
+    raise Invalid(f"'type' must be one of {', '.join(repr(t) for t in MOVE_TYPES)}.")
+
+
+def _card_code(code: object) -> str:
+    if not isinstance(code, str):
+        raise Invalid("'card' must be a card code such as 'R13'.")
+    if code not in CARDS:
+        raise IllegalCard(f"{code!r} is not a card code (R1, R20).")
+    return code
+
+
+def _declared(code: str, body: dict[Any, Any]) -> str | None:
+    """R24, R25: the suit named for a Juggler or Cloud, the shape of a Shapeshifter; no other
+    card takes either."""
+    allowed = declarations(code)
+    key = "as" if code == SHAPESHIFTER else "suit"
+    declared = body.get(key)
+    other = body.get("suit" if key == "as" else "as")
+    if other is not None or (allowed == (None,) and declared is not None):
+        raise IllegalCard(
+            "Only a Juggler or Cloud takes a 'suit', only the Shapeshifter an 'as' (R24, R25)."
+        )
+    if declared not in allowed:
+        choices = " or ".join(str(a) for a in allowed)
+        raise IllegalCard(f"Playing {code}, say '{key}': {choices} (R24, R25).")
+    return declared if isinstance(declared, str) else None
 
 
 def check_bid_range(value: int, cards: int) -> None:

@@ -48,7 +48,7 @@ def second_opinion(
         assert isinstance(chosen, Bid)
         question, made = search.bid_question(legal["bids"]), chosen.bid
     else:
-        assert isinstance(chosen, Play)
+        assert isinstance(chosen, Play) and "cards" in legal, "the 60 cards only (R20)"
         cards = [CARD_INDEX[code] for code in legal["cards"]]
         question, made = search.card_question(cards), CARD_INDEX[chosen.card]
     candidates, evaluate, _ = question

@@ -33,7 +33,7 @@ JESTER: Final = JESTER_RANK
 CARD_INDEX: Final = {code: index for index, code in enumerate(DECK_CODES)}
 SUIT_INDEX: Final = {suit: index for index, suit in enumerate(SUITS)}
 SUIT: Final = tuple(SUIT_INDEX[card.suit] if card.suit is not None else NO_SUIT for card in DECK)
-RANK: Final = tuple(card.rank for card in DECK)
+RANK: Final = tuple(int(card.rank) for card in DECK)  # the 60 have whole numbers
 
 
 def _lead_of(codes: tuple[str, ...]) -> int:

@@ -6,7 +6,16 @@ from __future__ import annotations
 from typing import Final
 
 from games.engine import events as ev
-from games.engine.cards import CARDS, SUITS, parse_suit
+from games.engine.cards import (
+    BOMB,
+    CARDS,
+    FACES,
+    NAMES_A_SUIT,
+    SHAPESHIFTER,
+    SPECIAL_CODES,
+    SUITS,
+    WEREWOLF,
+)
 from games.engine.errors import (
     GameNotActive,
     HookRule,
@@ -17,12 +26,26 @@ from games.engine.errors import (
 )
 from games.engine.events import Event
 from games.engine.lead import lead_suit, may_play, playable
-from games.engine.moves import BIDS, PLAYS, Bid, ChooseTrump, Move, Play, check_bid_range
+from games.engine.moves import (
+    BIDS,
+    NO_TRUMP,
+    PLAYS,
+    Adjust,
+    Bid,
+    ChooseTrump,
+    Move,
+    Pass,
+    Play,
+    check_bid_range,
+    declarations,
+)
 from games.engine.shuffle import deal_round, first_dealer
 from games.engine.state import (
+    ADJUSTING,
     BIDDING,
     CHOOSING_TRUMP,
     DONE,
+    PASSING,
     PLAYING,
     RoundFormat,
     State,
@@ -32,15 +55,21 @@ from games.engine.state import (
     round_numbers,
 )
 
-DECISION_FOR_PHASE: Final = {CHOOSING_TRUMP: "trump", BIDDING: "bid", PLAYING: "play"}
+DECISION_FOR_PHASE: Final = {
+    CHOOSING_TRUMP: "trump",
+    BIDDING: "bid",
+    PLAYING: "play",
+    PASSING: "pass",
+    ADJUSTING: "adjust",
+}
 MIN_PLAYERS: Final = 3
 MAX_PLAYERS: Final = 6
 
 
 # -- queries ----------------------------------------------------------------------------------
 def decision(state: State) -> tuple[int, str] | None:
-    """Whose turn it is and what they decide (`trump`, `bid` or `play`), or None (also while
-    the blind trick plays itself, R9)."""
+    """Whose turn it is and what they decide (`trump`, `bid`, `play`, `pass` or `adjust`), or
+    None (also while the blind trick plays itself, R9)."""
     if state.to_act is None or state.is_over or blind_trick_pending(state):
         return None
     return state.to_act, DECISION_FOR_PHASE[state.phase]
@@ -79,8 +108,16 @@ def legal_cards(state: State) -> list[str]:
 
 
 def legal_suits(state: State) -> list[str]:
-    """R5: the dealer chooses one of the four suits, never "no trump"."""
-    return list(SUITS)
+    """R5: the dealer chooses one of the four suits, never "no trump"; R23: the Werewolf's
+    holder may also choose no trump."""
+    return [*SUITS, NO_TRUMP] if state.werewolf is not None else list(SUITS)
+
+
+def legal_adjustments(state: State) -> list[int]:
+    """R24: the Cloud's winner changes their bid by +1 or -1 (-1 only from a bid of 1 or more)."""
+    seat = state.to_act
+    bid = state.bids[seat] if seat is not None else None
+    return [-1, 1] if bid else [1]
 
 
 def legal_moves(state: State) -> list[Move]:
@@ -88,28 +125,71 @@ def legal_moves(state: State) -> list[Move]:
     if decision(state) is None:
         return []
     if state.phase == PLAYING:
-        return [PLAYS[code] for code in legal_cards(state)]
+        return [
+            PLAYS[code] if declared is None else Play(code, declared)
+            for code in legal_cards(state)
+            for declared in declarations(code)
+        ]
     if state.phase == BIDDING:
         return [BIDS[b] for b in legal_bids(state)]
+    if state.phase == PASSING:
+        assert state.to_act is not None
+        return [Pass(code) for code in state.hands[state.to_act]]
+    if state.phase == ADJUSTING:
+        return [Adjust(delta) for delta in legal_adjustments(state)]
     return [ChooseTrump(suit) for suit in legal_suits(state)]
 
 
 def trick_winner(trick: Trick, trump: str | None) -> int:
-    """R13: the first Wizard; else the highest trump; else the highest card of the lead suit;
-    if every card is a Jester, the first Jester."""
+    """Who takes the trick, or for a trick holding the Bomb who would have taken it (R22): the
+    Fairy when the Dragon is in it too, else the Dragon (R21); the first Wizard; else the
+    highest trump; else the highest card of the lead suit; if every card is a Jester (the Fairy
+    below them), the first Jester."""
     lead = lead_suit(code for _, code in trick)
-    best_seat, best_key = trick[0][0], (-1, -1)
+    kinds = {FACES[code].kind: seat for seat, code in trick}
+    if "dragon" in kinds:
+        return kinds.get("fairy", kinds["dragon"])
+    best_seat, best_key = None, (-1, -1.0)
     for seat, code in trick:
-        card = CARDS[code]
+        card = FACES[code]
         if card.is_wizard:
             return seat
         if card.suit is None:
+            if card.is_jester and best_seat is None:
+                best_seat = seat  # the first Jester, unless a suit card follows
             continue
         # Trump outranks the lead suit, which outranks everything else; then the number counts.
         key = (2 if card.suit == trump else 1 if card.suit == lead else 0, card.rank)
         if key > best_key:
             best_seat, best_key = seat, key
+    if best_seat is None:  # no Jester and no suit card: the Fairy, with the Bomb at most
+        return next((seat for seat, code in trick if code != BOMB), trick[0][0])
     return best_seat
+
+
+def is_bombed(trick: Trick) -> bool:
+    """R22: a trick holding the Bomb is won by nobody."""
+    return any(code == BOMB for _, code in trick)
+
+
+def declaration_for(state: State, seat: int, code: str) -> str | None:
+    """R26: what is declared for a card played automatically: for a Juggler or Cloud the lead
+    suit, else the suit the player holds most cards of (ties in suit order); a Shapeshifter is
+    a Jester."""
+    if code == SHAPESHIFTER:
+        return "jester"
+    if code not in NAMES_A_SUIT:
+        return None
+    if state.lead_suit is not None:
+        return state.lead_suit
+    return most_held_suit(state.hands[seat])
+
+
+def most_held_suit(hand: tuple[str, ...] | list[str]) -> str:
+    """The suit with most cards in `hand`; ties go in suit order red, green, blue, yellow."""
+    held = [sum(CARDS[code].suit == suit for code in hand) for suit in SUITS]
+    # max() keeps the first of equal counts.
+    return SUITS[max(range(len(SUITS)), key=lambda i: held[i])]
 
 
 def round_points(bid: int, won: int) -> int:
@@ -138,8 +218,10 @@ def start_game(
     hook_rule: bool = True,
     blind_first_round: bool = True,
     rounds: RoundFormat = "full",
+    special_cards: tuple[str, ...] = (),
 ) -> tuple[State, list[Event]]:
-    """A new game's opening events (start, first deal, turned-up card) and the state they give."""
+    """A new game's opening events (start, first deal, turned-up card) and the state they give;
+    `special_cards`: their codes (cards.special_cards reads the API's names), R20."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:  # R2
         raise Invalid(f"Wizard is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (R2).")
     try:
@@ -152,6 +234,7 @@ def start_game(
         blind_first_round=blind_first_round,
         first_dealer=first_dealer(seed, players),  # R3
         rounds=list(numbers),
+        special_cards=[code for code in SPECIAL_CODES if code in special_cards],
     )
     state = State()
     events: list[Event] = [opening]
@@ -185,9 +268,15 @@ def blind_step(state: State, *, seed: str) -> tuple[State, list[Event]]:
     assert seat is not None
     new = state.copy()
     events: list[Event] = []
-    _emit(new, ev.play(seat=seat, card=new.hands[seat][0], auto=True), events)
+    _emit(new, _blind_play(new, seat), events)
     _follow_rules(new, seed, events, auto_blind=False)
     return new, events
+
+
+def _blind_play(state: State, seat: int) -> ev.CardPlayed:
+    """R9: the seat's one card, played for them; R24, R26: what it declares, too."""
+    code = state.hands[seat][0]
+    return ev.play(seat=seat, card=code, declared=declaration_for(state, seat, code), auto=True)
 
 
 def _decision_event(state: State, seat: int, move: Move, auto: bool) -> Event:
@@ -206,7 +295,21 @@ def _decision_event(state: State, seat: int, move: Move, auto: bool) -> Event:
             raise IllegalCard(
                 f"You hold {state.lead_suit}: play {state.lead_suit}, a Wizard or a Jester (R12)."
             )
-        return ev.play(seat=seat, card=move.card, auto=auto)
+        if move.declared not in declarations(move.card):  # parse_move checks it too
+            raise IllegalCard(f"{move.card} cannot be played as {move.declared!r} (R24, R25).")
+        return ev.play(seat=seat, card=move.card, declared=move.declared, auto=auto)
+    if isinstance(move, Pass):
+        if state.phase != PASSING:
+            raise Invalid("Cards are passed only after a trick holding the Juggler (R24).")
+        if move.card not in state.hands[seat]:
+            raise IllegalCard(f"{move.card} is not in your hand.")
+        return ev.card_chosen(seat=seat, card=move.card, auto=auto)
+    if isinstance(move, Adjust):
+        if state.phase != ADJUSTING:
+            raise Invalid("A bid changes only after winning a trick holding the Cloud (R24).")
+        if move.delta not in legal_adjustments(state):
+            raise IllegalBid("A bid of 0 can only go up by 1 (R24).")
+        return ev.bid_adjusted(seat=seat, delta=move.delta, auto=auto)
     if isinstance(move, Bid):
         if state.phase != BIDDING:
             raise IllegalBid("Bidding is over for this round (R7).")
@@ -218,16 +321,25 @@ def _decision_event(state: State, seat: int, move: Move, auto: bool) -> Event:
         return ev.bid(seat=seat, bid=move.bid, auto=auto)
     if state.phase != CHOOSING_TRUMP:
         raise Invalid("Only the dealer, after a Wizard is turned up, chooses trump (R5).")
-    return ev.trump_chosen(seat=seat, suit=parse_suit(move.suit), auto=auto)
+    if move.suit not in legal_suits(state):
+        raise Invalid(f"Choose one of {', '.join(legal_suits(state))} (R5, R23).")
+    return ev.trump_chosen(seat=seat, suit=move.suit, auto=auto)
 
 
 def _follow_rules(state: State, seed: str, events: list[Event], *, auto_blind: bool = True) -> None:
     """Append and apply the events that follow by rule alone, until a seat must decide (or,
     without `auto_blind`, until the blind trick's next card)."""
     while True:
-        if state.phase == PLAYING:
+        if state.phase == PASSING and state.to_act is None:  # R24: every card chosen
+            cards = [code for code in state.passes if code is not None]
+            _emit(state, ev.cards_passed(cards=cards), events)
+        elif state.phase == PLAYING:
             if len(state.trick) == state.players:
-                _emit(state, ev.trick_won(seat=trick_winner(state.trick, state.trump)), events)
+                taker = trick_winner(state.trick, state.trump)
+                if is_bombed(state.trick):  # R22
+                    _emit(state, ev.trick_won(seat=None, leads=taker), events)
+                else:
+                    _emit(state, ev.trick_won(seat=taker), events)
             elif state.to_act is None:  # the last trick is won: score the round (R14)
                 points = [
                     round_points(bid or 0, won)
@@ -236,8 +348,7 @@ def _follow_rules(state: State, seed: str, events: list[Event], *, auto_blind: b
                 _emit(state, ev.round_scored(round_number=state.round, points=points), events)
             elif state.is_blind_round and auto_blind:
                 # R9: after the last bid the blind trick plays itself; each seat holds one card.
-                seat = state.to_act
-                _emit(state, ev.play(seat=seat, card=state.hands[seat][0], auto=True), events)
+                _emit(state, _blind_play(state, state.to_act), events)
             else:
                 return
         elif state.phase == DONE and not state.is_over:
@@ -255,9 +366,12 @@ def _deal_next_round(state: State, seed: str, events: list[Event]) -> None:
     number = state.next_round  # R19
     # R3, R19: the dealer moves one seat left for each round played.
     dealer = state.first_dealer if state.round == 0 else next_seat(state.dealer, state.players)
-    hands, turned_up = deal_round(seed, number, state.players, dealer)  # R4
+    hands, turned_up = deal_round(seed, number, state.players, dealer, state.special_cards)  # R4
     _emit(state, ev.deal(round_number=number, dealer=dealer, hands=hands), events)
-    _emit(state, ev.trump_turned(card=turned_up), events)  # R5, R6
+    _emit(state, ev.trump_turned(card=turned_up), events)  # R5, R6, R20
+    holder = next((seat for seat, hand in enumerate(hands) if WEREWOLF in hand), None)
+    if holder is not None and turned_up is not None:  # R23 (the deck always turns one up, R20)
+        _emit(state, ev.werewolf(seat=holder, card=turned_up), events)
 
 
 def _emit(state: State, event: Event, events: list[Event]) -> None:

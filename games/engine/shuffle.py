@@ -8,10 +8,13 @@ first dealer and the same shuffles in any language:
 - `draw(bound)` takes the next integer x and rejects it while x ≥ 2**64 − (2**64 mod bound),
   then returns x mod bound (no modulo bias);
 - the first dealer is draw(players) on the stream labelled "dealer";
-- round k's deck is the canonical order of cards.DECK shuffled by Fisher–Yates on the stream
-  labelled "round-k": for i from 59 down to 1, swap positions i and draw(i + 1);
+- round k's deck is the canonical order of cards.DECK, followed by the table's special cards
+  (R20) in the order DR FA BO WW JU CL SH, shuffled by Fisher–Yates on the stream labelled
+  "round-k": for i from the deck's size − 1 (59 without special cards) down to 1, swap
+  positions i and draw(i + 1);
 - the shuffled deck is dealt one card at a time, starting left of the dealer and going
-  clockwise, k rounds; the next card is turned up (R5) unless the deck is empty (R6).
+  clockwise, k rounds; the next card is turned up (R5) unless the deck is empty (R6; with
+  special cards it never is, R20).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
+from collections.abc import Sequence
 
 from games.engine.cards import DECK_CODES
 from games.engine.state import bidding_order
@@ -64,9 +68,9 @@ def first_dealer(seed: str, players: int) -> int:
     return _Stream(seed, "dealer").draw(players)
 
 
-def shuffled_deck(seed: str, round_number: int) -> list[str]:
-    """Round k's deck, in the order it is dealt (R4)."""
-    deck = list(DECK_CODES)
+def shuffled_deck(seed: str, round_number: int, special_cards: Sequence[str] = ()) -> list[str]:
+    """Round k's deck, in the order it is dealt (R4); `special_cards` in R20's order."""
+    deck = [*DECK_CODES, *special_cards]
     stream = _Stream(seed, f"round-{round_number}")
     for i in range(len(deck) - 1, 0, -1):
         j = stream.draw(i + 1)
@@ -75,10 +79,10 @@ def shuffled_deck(seed: str, round_number: int) -> list[str]:
 
 
 def deal_round(
-    seed: str, round_number: int, players: int, dealer: int
+    seed: str, round_number: int, players: int, dealer: int, special_cards: Sequence[str] = ()
 ) -> tuple[list[list[str]], str | None]:
     """The hands of round k by seat, and the turned-up card (None when the deck is used up)."""
-    deck = shuffled_deck(seed, round_number)
+    deck = shuffled_deck(seed, round_number, special_cards)
     used = round_number * players
     hands: list[list[str]] = [[] for _ in range(players)]
     for position, seat in enumerate(bidding_order(dealer, players)):  # one card at a time

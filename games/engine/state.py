@@ -8,17 +8,20 @@ from functools import cache
 from typing import Any, Final, Literal, TypedDict
 
 from games.engine import events as ev
-from games.engine.cards import CARDS, DECK
+from games.engine.cards import CARDS, CLOUD, DECK, JUGGLER, WEREWOLF, face, split_face
 from games.engine.events import Event
 from games.engine.lead import lead_suit
+from games.engine.moves import NO_TRUMP
 
 CHOOSING_TRUMP: Final = "choosing_trump"
 BIDDING: Final = "bidding"
 PLAYING: Final = "playing"
+PASSING: Final = "passing"  # R24: after a Juggler's trick, each player chooses a card to pass
+ADJUSTING: Final = "adjusting"  # R24: the Cloud's winner changes their bid
 DONE: Final = "done"
-Phase = Literal["choosing_trump", "bidding", "playing", "done"]
+Phase = Literal["choosing_trump", "bidding", "playing", "passing", "adjusting", "done"]
 
-Trick = tuple[tuple[int, str], ...]  # (seat, card) in the order played
+Trick = tuple[tuple[int, str], ...]  # (seat, face) in the order played (cards.face)
 
 
 class ScoreRecord(TypedDict):
@@ -64,6 +67,7 @@ class State:
     blind_first_round: bool = True
     first_dealer: int = 0
     round_numbers: tuple[int, ...] = ()  # R19: the rounds this table plays, in order
+    special_cards: tuple[str, ...] = ()  # R20: the codes shuffled into the deck, R20's order
     round: int = 0  # 0 until the first deal
     dealer: int = 0
     hands: list[tuple[str, ...]] = field(default_factory=list)
@@ -75,9 +79,13 @@ class State:
     leader: int = 0
     trick: Trick = ()
     lead_suit: str | None = None
-    last_trick: tuple[int, Trick] | None = None
+    last_trick: tuple[int | None, Trick] | None = None  # winner None: a bombed trick (R22)
     round_plays: Trick = ()  # every card played this round, in order: public (R11, R12)
     to_act: int | None = None
+    werewolf: int | None = None  # R23: the seat that swapped the Werewolf this round
+    adjusting: int | None = None  # R24: the seat whose Cloud change is awaited
+    passes: list[str | None] = field(default_factory=list)  # R24: cards chosen, by seat
+    passes_from: int = 0  # R24: the first seat to choose a card to pass
     scores: list[ScoreRecord] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     winners: list[int] | None = None
@@ -131,6 +139,7 @@ class State:
                 setattr(state, name, data[name])
         state.hands = [tuple(hand) for hand in data["hands"]]
         state.round_numbers = tuple(data.get("round_numbers") or round_numbers(state.players))
+        state.special_cards = tuple(data.get("special_cards", ()))
         state.trick = _trick(data["trick"])
         # A state cached before the round's plays were recorded starts the record empty.
         state.round_plays = _trick(data.get("round_plays", ()))
@@ -212,8 +221,15 @@ def seat_to_act(state: State) -> int | None:
     if phase == BIDDING:  # R7: clockwise from the left of the dealer
         made = len(state.bids) - state.bids.count(None)
         return next_seat(first_leader(state.dealer, state.players), state.players, made)
-    if phase == CHOOSING_TRUMP:  # R5: the dealer chooses
-        return state.dealer
+    if phase == CHOOSING_TRUMP:  # R5: the dealer chooses; R23: the Werewolf's holder
+        return state.dealer if state.werewolf is None else state.werewolf
+    if phase == PASSING:  # R24: in turn from the left of the trick's winner
+        for seat in turn_order(state.passes_from, state.players):
+            if state.passes[seat] is None:
+                return seat
+        return None  # every card chosen: they change hands
+    if phase == ADJUSTING:
+        return state.adjusting
     return None  # DONE: a round scored, or the game over
 
 
@@ -223,6 +239,7 @@ def _game_started(state: State, event: ev.GameStarted) -> None:
     state.blind_first_round = event["blind_first_round"]
     state.first_dealer = event["first_dealer"]
     state.round_numbers = tuple(event.get("rounds") or round_numbers(state.players))
+    state.special_cards = tuple(event.get("special_cards", ()))
     state.totals = [0] * state.players
 
 
@@ -239,6 +256,9 @@ def _deal(state: State, event: ev.Deal) -> None:
     state.lead_suit = None
     state.last_trick = None  # "last trick" is of this round (the API contract round.last_trick)
     state.round_plays = ()
+    state.werewolf = None
+    state.adjusting = None
+    state.passes = []
     state.phase = BIDDING
 
 
@@ -246,14 +266,25 @@ def _trump_turned(state: State, event: ev.TrumpTurned) -> None:
     code = event["card"]
     state.turned_up = code
     card = CARDS[code] if code is not None else None
-    if card is not None and card.is_wizard:  # R5: the dealer chooses
+    if card is not None and card.kind in ("wizard", "dragon"):  # R5, R20: the dealer chooses
         state.phase = CHOOSING_TRUMP
         return
-    state.trump = card.suit if card is not None else None  # R5 Jester / R6 last round: no trump
+    # R5 Jester, R6 last round, R20 a special card: no trump.
+    state.trump = card.suit if card is not None else None
+
+
+def _werewolf(state: State, event: ev.WerewolfSwapped) -> None:
+    seat, hand = event["seat"], list(state.hands[event["seat"]])
+    hand.remove(WEREWOLF)
+    state.hands[seat] = (*hand, event["card"])
+    state.turned_up = WEREWOLF
+    state.trump = None
+    state.werewolf = seat
+    state.phase = CHOOSING_TRUMP  # R23: the holder chooses, whatever was turned up
 
 
 def _trump_chosen(state: State, event: ev.TrumpChosen) -> None:
-    state.trump = event["suit"]
+    state.trump = None if event["suit"] == NO_TRUMP else event["suit"]
     state.phase = BIDDING
 
 
@@ -267,22 +298,63 @@ def _bid(state: State, event: ev.BidMade) -> None:
 
 def _play(state: State, event: ev.CardPlayed) -> None:
     seat, code = event["seat"], event["card"]
+    _take_from_hand(state, seat, code)
+    played = (seat, face(code, ev.declared(event)))
+    state.trick = (*state.trick, played)
+    if state.lead_suit is None:  # once set, a trick's lead suit stays
+        state.lead_suit = lead_suit(shown for _, shown in state.trick)
+    state.round_plays = (*state.round_plays, played)
+
+
+def _take_from_hand(state: State, seat: int, code: str) -> None:
     hand = state.hands[seat]
     index = hand.index(code)
     state.hands[seat] = hand[:index] + hand[index + 1 :]
-    state.trick = (*state.trick, (seat, code))
-    if state.lead_suit is None:  # once set, a trick's lead suit stays
-        state.lead_suit = lead_suit(played for _, played in state.trick)
-    state.round_plays = (*state.round_plays, (seat, code))
 
 
 def _trick_won(state: State, event: ev.TrickWon) -> None:
     winner = event["seat"]
-    state.tricks_won[winner] += 1
+    if winner is not None:  # R22: a bombed trick is nobody's
+        state.tricks_won[winner] += 1
     state.last_trick = (winner, state.trick)
+    leads = event.get("leads", winner)
+    assert leads is not None
+    state.leader = leads  # R10, R22
+    played = {split_face(shown)[0] for _, shown in state.trick}
     state.trick = ()
     state.lead_suit = None
-    state.leader = winner  # R10
+    # R24: the Cloud's winner changes their bid, then (cards left) the Juggler's pass.
+    state.adjusting = winner if CLOUD in played else None
+    if JUGGLER in played and state.hands[leads]:
+        state.passes = [None] * state.players
+        state.passes_from = next_seat(leads, state.players)
+    state.phase = _after_trick(state)
+
+
+def _after_trick(state: State) -> Phase:
+    if state.adjusting is not None:
+        return ADJUSTING
+    return PASSING if state.passes else PLAYING
+
+
+def _adjust(state: State, event: ev.BidAdjusted) -> None:
+    bid = state.bids[event["seat"]]
+    state.bids[event["seat"]] = (bid or 0) + event["delta"]
+    state.adjusting = None
+    state.phase = _after_trick(state)
+
+
+def _card_chosen(state: State, event: ev.CardChosen) -> None:
+    _take_from_hand(state, event["seat"], event["card"])
+    state.passes[event["seat"]] = event["card"]
+
+
+def _cards_passed(state: State, event: ev.CardsPassed) -> None:
+    given = event["cards"]
+    for seat in range(state.players):  # each to the player on the left (R3)
+        state.hands[seat] = (*state.hands[seat], given[seat - 1])
+    state.passes = []
+    state.phase = PLAYING
 
 
 def _round_scored(state: State, event: ev.RoundScored) -> None:
@@ -315,4 +387,8 @@ _HANDLERS: dict[str, Callable[[State, Any], None]] = {
     ev.TRICK_WON: _trick_won,
     ev.ROUND_SCORED: _round_scored,
     ev.GAME_OVER: _game_over,
+    ev.WEREWOLF: _werewolf,
+    ev.ADJUST: _adjust,
+    ev.PASS: _card_chosen,
+    ev.CARDS_PASSED: _cards_passed,
 }

@@ -1,24 +1,27 @@
 """What one seat may see (and what a spectator may see): nothing a rule hides leaks out.
 
 The hands of other seats, the undealt deck and the seed are never in a view; in the blind
-first round (R9) a seat sees every hand but its own.
+first round (R9) a seat sees every hand but its own. A card chosen to pass (R24) is seen by its
+giver alone until the cards change hands, then by its giver and its receiver.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, TypedDict, final
+from typing import Literal, NotRequired, TypedDict, final
 
 from games.engine import events as ev
-from games.engine.cards import sort_hand
+from games.engine.cards import SHAPESHIFTER, sort_hand, split_face
 from games.engine.events import Event
-from games.engine.rules import decision, legal_bids, legal_cards, legal_suits
+from games.engine.rules import decision, legal_adjustments, legal_bids, legal_cards, legal_suits
 from games.engine.state import Phase, ScoreRecord, State, Trick
 
-
-class TrickCard(TypedDict):
-    seat: int
-    card: str
+# "as" is a keyword, hence the call syntax: a named Juggler or Cloud shows its `suit` (R24),
+# a Shapeshifter what it was played `as` (R25).
+TrickCard = TypedDict(
+    "TrickCard",
+    {"seat": int, "card": str, "suit": NotRequired[str], "as": NotRequired[str]},
+)
 
 
 class TrickView(TypedDict):
@@ -28,7 +31,7 @@ class TrickView(TypedDict):
 
 
 class LastTrick(TypedDict):
-    winner: int
+    winner: int | None  # None: a trick holding the Bomb (R22)
     cards: list[TrickCard]
 
 
@@ -43,6 +46,7 @@ class RoundView(TypedDict):
     tricks_won: list[int]
     trick: TrickView
     last_trick: LastTrick | None
+    werewolf: int | None  # R23: the seat that swapped the Werewolf, or None
 
 
 # Final, so that `"bids" in legal` tells mypy which one it is.
@@ -61,7 +65,17 @@ class LegalSuits(TypedDict):
     suits: list[str]
 
 
-Legal = LegalBids | LegalCards | LegalSuits
+@final
+class LegalPasses(TypedDict):
+    passes: list[str]
+
+
+@final
+class LegalAdjustments(TypedDict):
+    adjust: list[int]
+
+
+Legal = LegalBids | LegalCards | LegalSuits | LegalPasses | LegalAdjustments
 
 
 class View(TypedDict):
@@ -88,7 +102,22 @@ class DealShown(TypedDict):
     visible_hands: dict[str, list[str]]
 
 
-EventShown = Event | DealShown
+class CardChosenShown(TypedDict):
+    """A card chosen to pass (R24), as a seat other than its giver sees it."""
+
+    type: Literal["pass"]
+    seat: int
+    card: str | None  # always None: the card is the giver's to see
+
+
+class CardsPassedShown(TypedDict):
+    """The passes (R24) as one seat sees them: the card it gave and the one it received."""
+
+    type: Literal["cards_passed"]
+    cards: list[str | None]
+
+
+EventShown = Event | DealShown | CardChosenShown | CardsPassedShown
 
 
 def seat_view(state: State, seat: int | None) -> View:
@@ -152,6 +181,10 @@ def legal_for(state: State, seat: int) -> Legal | None:
             return {"bids": legal_bids(state)}
         case (acting, "play") if acting == seat:
             return {"cards": sort_hand(legal_cards(state))}
+        case (acting, "pass") if acting == seat:
+            return {"passes": sort_hand(state.hands[seat])}
+        case (acting, "adjust") if acting == seat:
+            return {"adjust": legal_adjustments(state)}
     return None
 
 
@@ -177,20 +210,45 @@ def _round_view(state: State) -> RoundView | None:
             if state.last_trick is not None
             else None
         ),
+        "werewolf": state.werewolf,
     }
 
 
 def _cards(trick: Trick) -> list[TrickCard]:
-    return [{"seat": seat, "card": code} for seat, code in trick]
+    return [trick_card(seat, shown) for seat, shown in trick]
+
+
+def trick_card(seat: int, shown: str) -> TrickCard:
+    """A card of a trick as the contract shows it: with its named `suit` or its `as`."""
+    code, declared = split_face(shown)
+    card: TrickCard = {"seat": seat, "card": code}
+    if declared is not None:
+        card["as" if code == SHAPESHIFTER else "suit"] = declared
+    return card
 
 
 def event_view(
     event: Event, seat: int | None, *, blind_first_round: bool, reveal: bool = False
 ) -> EventShown:
-    """An event as `seat` (None: a spectator) may see it. Only a deal hides anything: it shows
-    the seat's own hand, or in the blind first round (R9) the other hands; `reveal` (a finished
-    game) shows every hand."""
-    if event["type"] != ev.DEAL or reveal:
+    """An event as `seat` (None: a spectator) may see it. A deal shows the seat's own hand, or
+    in the blind first round (R9) the other hands; a pass (R24) shows its card to its giver,
+    and the cards passed to giver and receiver; `reveal` (a finished game) shows everything."""
+    if reveal:
+        return event
+    if event["type"] == ev.PASS:
+        if event["seat"] == seat:
+            return event
+        return {"type": event["type"], "seat": event["seat"], "card": None}
+    if event["type"] == ev.CARDS_PASSED:
+        given = event["cards"]
+        return {
+            "type": event["type"],
+            "cards": [
+                code if seat is not None and giver in (seat, (seat - 1) % len(given)) else None
+                for giver, code in enumerate(given)
+            ],
+        }
+    if event["type"] != ev.DEAL:
         return event
     shown: DealShown = {
         "type": event["type"],
