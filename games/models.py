@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.limits import CHAT_MAX_LENGTH
+from games import engine
 from games.difficulty import difficulty_of
 from games.engine import RoundFormat, State
 
@@ -87,6 +88,9 @@ class Game(models.Model):
     min_reliability = models.PositiveSmallIntegerField(default=0)
     # R19: "full", "odd" or a number N of rounds (1…N), as written; see round_format.
     rounds = models.CharField(max_length=4, default="full")
+    # R20: the special cards' names as the API gives them ("dragon_fairy", "bomb"…), in R20's
+    # order; empty for the classic game.
+    special_cards = models.JSONField(default=list, blank=True)
     visibility = models.CharField(
         max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
     )
@@ -119,6 +123,11 @@ class Game(models.Model):
     @property
     def round_format(self) -> RoundFormat:
         return round_format(self.rounds)
+
+    @property
+    def special_codes(self) -> tuple[str, ...]:
+        """R20: the codes of the special cards shuffled into this table's deck."""
+        return engine.special_cards(self.special_cards)
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.status}, {self.seats} seats)"

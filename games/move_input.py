@@ -6,10 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import Invalid
+from games.engine import MOVE_TYPES
 
-_KIND_BY_FIELD = {"bid": "bid", "card": "play", "suit": "trump"}
+# The field that names a move's kind when a socket message leaves it out (a card is played;
+# a pass, R24, says its type).
+_KIND_BY_FIELD = {"bid": "bid", "card": "play", "suit": "trump", "delta": "adjust"}
 # A tuple, not a set: a message's `type` may be any JSON value, a list or an object included.
-MOVE_KINDS = tuple(_KIND_BY_FIELD.values())
+MOVE_KINDS: tuple[str, ...] = MOVE_TYPES
 
 
 def move_request(body: object) -> tuple[dict[str, Any], int | None]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import TypedDict
+from typing import Literal, TypedDict, get_args
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
@@ -43,6 +43,10 @@ class PlayerEntry(TypedDict):
     difficulty: Difficulty | None  # a bot's: easy, medium or hard; null for a person
 
 
+SpecialCard = Literal["dragon_fairy", "bomb", "werewolf", "juggler", "cloud", "shapeshifter"]
+assert get_args(SpecialCard) == tuple(engine.SPECIAL_OPTIONS)
+
+
 class Table(TypedDict):
     """What anyone may know of a table: its options and who sits where with what score."""
 
@@ -61,6 +65,7 @@ class Table(TypedDict):
     min_reliability: int  # 0: anyone may join
     rounds: RoundFormat  # R19
     round_numbers: list[int]  # the rounds the table plays
+    special_cards: list[SpecialCard]  # R20, in R20's order
     players: list[PlayerEntry]
     free_seats: int
 
@@ -184,6 +189,7 @@ def _table(game: Game, seats: list[Seat], online: set[int] | None = None) -> Tab
         "min_reliability": game.min_reliability,
         "rounds": game.round_format,
         "round_numbers": list(engine.round_numbers(game.seats, game.round_format)),
+        "special_cards": list(game.special_cards),
         "players": [
             {
                 "seat": seat.number,

@@ -13,6 +13,7 @@ from apikit.serializers import StrictSerializer
 from core import limits
 from games import chat_presets, engine
 from games.difficulty import DIFFICULTIES, difficulty_of
+from games.engine.moves import TRUMP_CHOICES
 from games.models import Spectators, Visibility
 
 MAX_CARDS = engine.rounds_for(limits.MIN_SEATS)  # the most cards a round deals (R2, R4)
@@ -64,6 +65,29 @@ def rounds_field(most: int) -> RoundsField:
     return extend_schema_field(rounds_schema(most))(documented)(default="full")  # type: ignore[no-any-return]
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "enum": list(engine.SPECIAL_OPTIONS)},
+        "uniqueItems": True,
+        "description": "R20: the special cards shuffled into the deck (dragon_fairy is both).",
+    }
+)
+class SpecialCardsField(serializers.Field):  # type: ignore[type-arg]
+    """R20's special cards by the API's names, each at most once; given back in R20's order."""
+
+    default_error_messages = {"invalid": "A list of special cards, each at most once."}
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        try:
+            return engine.special_options(engine.special_cards(data))
+        except engine.Invalid:
+            self.fail("invalid")
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class GameCreateSerializer(StrictSerializer):
     seats = StrictIntegerField(min_value=limits.MIN_SEATS, max_value=limits.MAX_SEATS)
     bots = StrictIntegerField(
@@ -94,6 +118,7 @@ class GameCreateSerializer(StrictSerializer):
         help_text="Who may watch: everyone, friends of a seated player, or the players only.",
     )
     rounds = rounds_field(engine.rounds_for(limits.MIN_SEATS))
+    special_cards = SpecialCardsField(default=list)
     min_reliability = StrictIntegerField(
         min_value=0,
         max_value=100,
@@ -170,27 +195,79 @@ class BidSerializer(_MoveSerializer):
     bid = BidField(help_text="0…the round's cards (R7, R8).")
 
 
-class PlaySerializer(_MoveSerializer):
-    type = serializers.ChoiceField(choices=["play"])
-    card = CardField(help_text="A card code (R1).")
+class DeclaredField(serializers.Field):  # type: ignore[type-arg]
+    """A Juggler's or Cloud's suit, a Shapeshifter's shape: taken as sent, so that the engine
+    refuses a missing or wrong one with its own `illegal_card` (R24, R25)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, allow_null=True, **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+@extend_schema_field({"type": "string", "enum": list(engine.SUITS), "nullable": True})
+class NamedSuitField(DeclaredField):
+    pass
+
+
+@extend_schema_field({"type": "string", "enum": ["wizard", "jester"], "nullable": True})
+class ShapeField(DeclaredField):
+    pass
+
+
+# "as" is a keyword, hence the call syntax (the metaclass reads the fields from the dict).
+PlaySerializer = type(
+    "PlaySerializer",
+    (_MoveSerializer,),
+    {
+        "type": serializers.ChoiceField(choices=["play"]),
+        "card": CardField(help_text="A card code (R1, R20)."),
+        "suit": NamedSuitField(help_text="The suit named for a Juggler or a Cloud (R24)."),
+        "as": ShapeField(help_text="A Shapeshifter's shape (R25)."),
+    },
+)
 
 
 class TrumpSerializer(_MoveSerializer):
     type = serializers.ChoiceField(choices=["trump"])
-    suit = serializers.ChoiceField(choices=list(engine.SUITS), help_text="R5.")
+    suit = serializers.ChoiceField(
+        choices=list(TRUMP_CHOICES),
+        help_text="R5; 'none' (no trump) only for the Werewolf's holder (R23).",
+    )
+
+
+class PassSerializer(_MoveSerializer):
+    type = serializers.ChoiceField(choices=["pass"])
+    card = CardField(help_text="The card passed to the player on the left (R24).")
+
+
+@extend_schema_field({"type": "integer", "enum": [-1, 1]})
+class DeltaField(StrictIntegerField):
+    pass
+
+
+class AdjustSerializer(_MoveSerializer):
+    type = serializers.ChoiceField(choices=["adjust"])
+    delta = DeltaField(help_text="The Cloud's change of bid, +1 or -1 (R24).")
 
 
 MOVES: dict[str, type[serializers.Serializer]] = {  # type: ignore[type-arg]
     "bid": BidSerializer,
     "play": PlaySerializer,
     "trump": TrumpSerializer,
+    "pass": PassSerializer,
+    "adjust": AdjustSerializer,
 }
 MOVE_BODY = PolymorphicProxySerializer(
     component_name="Move",
     serializers=dict(MOVES),
     resource_type_field_name="type",
 )
-"""The schema of a move body: one of the three decisions, told apart by `type`."""
+"""The schema of a move body: one of the decisions, told apart by `type`."""
 
 
 def move_body_check(body: Any) -> None:

@@ -1,4 +1,4 @@
-"""The Wizard rules engine (games/rules/en.md, R1–R16): pure Python, no Django, no I/O.
+"""The Wizard rules engine (games/rules/en.md, R1–R26): pure Python, no Django, no I/O.
 
 A game is a list of plain events; `replay(events)` folds them into a State. `start_game` and
 `take_turn` check decisions and return the events they cause; views say what a seat may see.
@@ -16,7 +16,18 @@ from games.engine.bots import (
     bot_move,
     make_bot,
 )
-from games.engine.cards import CARDS, DECK, SUITS, Card, format_card, parse_card, sort_hand
+from games.engine.cards import (
+    CARDS,
+    DECK,
+    SPECIAL_OPTIONS,
+    SUITS,
+    Card,
+    format_card,
+    parse_card,
+    sort_hand,
+    special_cards,
+    special_options,
+)
 from games.engine.errors import (
     GameNotActive,
     HookRule,
@@ -28,7 +39,7 @@ from games.engine.errors import (
 )
 from games.engine.events import EVENT_TYPES, PLAYER_DECISIONS, Event
 from games.engine.history import round_history
-from games.engine.moves import Bid, ChooseTrump, Move, Play, parse_move
+from games.engine.moves import MOVE_TYPES, Adjust, Bid, ChooseTrump, Move, Pass, Play, parse_move
 from games.engine.rules import (
     blind_step,
     blind_trick_pending,
@@ -62,8 +73,11 @@ __all__ = [
     "CARDS",
     "DECK",
     "EVENT_TYPES",
+    "MOVE_TYPES",
     "PLAYER_DECISIONS",
+    "SPECIAL_OPTIONS",
     "SUITS",
+    "Adjust",
     "Bid",
     "Bot",
     "Card",
@@ -80,6 +94,7 @@ __all__ = [
     "Move",
     "NotYourTurn",
     "NoviceBot",
+    "Pass",
     "Play",
     "RandomBot",
     "Refusal",
@@ -119,6 +134,8 @@ __all__ = [
     "seat_views",
     "shuffled_deck",
     "sort_hand",
+    "special_cards",
+    "special_options",
     "start_game",
     "take_turn",
     "trick_winner",

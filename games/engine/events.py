@@ -117,19 +117,20 @@ class TrickWon(_Event):
 
 
 class CardChosen(_Event):
-    """R24: a card chosen to pass to the left; only its giver sees which until all have chosen."""
+    """R24: a card chosen to pass to the left; only its giver sees which until all have chosen
+    (the others see null)."""
 
     type: Literal["pass"]
     seat: int
-    card: str
+    card: str | None
 
 
 class CardsPassed(_Event):
     """R24: every chosen card goes to the player on the left; `cards` are by giving seat (each
-    seat sees only the card it gave and the one it received)."""
+    seat sees only the card it gave and the one it received, the others as null)."""
 
     type: Literal["cards_passed"]
-    cards: list[str]
+    cards: list[str | None]
 
 
 class BidAdjusted(_Event):
@@ -244,7 +245,7 @@ def card_chosen(*, seat: int, card: str, auto: bool = False) -> CardChosen:
     return _decision(event, auto)
 
 
-def cards_passed(*, cards: list[str]) -> CardsPassed:
+def cards_passed(*, cards: list[str | None]) -> CardsPassed:
     return {"type": CARDS_PASSED, "cards": cards}
 
 

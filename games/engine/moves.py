@@ -9,6 +9,7 @@ from games.engine.cards import CARDS, DECK, NAMES_A_SUIT, SHAPES, SHAPESHIFTER, 
 from games.engine.errors import IllegalBid, IllegalCard, Invalid
 
 NO_TRUMP: Final = "none"  # only the Werewolf's holder may choose it (R23)
+TRUMP_CHOICES: Final = (*SUITS, NO_TRUMP)
 
 
 @dataclass(frozen=True, slots=True)

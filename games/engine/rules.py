@@ -331,8 +331,7 @@ def _follow_rules(state: State, seed: str, events: list[Event], *, auto_blind: b
     without `auto_blind`, until the blind trick's next card)."""
     while True:
         if state.phase == PASSING and state.to_act is None:  # R24: every card chosen
-            cards = [code for code in state.passes if code is not None]
-            _emit(state, ev.cards_passed(cards=cards), events)
+            _emit(state, ev.cards_passed(cards=list(state.passes)), events)
         elif state.phase == PLAYING:
             if len(state.trick) == state.players:
                 taker = trick_winner(state.trick, state.trump)

@@ -345,14 +345,18 @@ def _adjust(state: State, event: ev.BidAdjusted) -> None:
 
 
 def _card_chosen(state: State, event: ev.CardChosen) -> None:
-    _take_from_hand(state, event["seat"], event["card"])
-    state.passes[event["seat"]] = event["card"]
+    card = event["card"]
+    assert card is not None, "a state folds the events as they happened, not as shown"
+    _take_from_hand(state, event["seat"], card)
+    state.passes[event["seat"]] = card
 
 
 def _cards_passed(state: State, event: ev.CardsPassed) -> None:
     given = event["cards"]
     for seat in range(state.players):  # each to the player on the left (R3)
-        state.hands[seat] = (*state.hands[seat], given[seat - 1])
+        card = given[seat - 1]
+        assert card is not None, "a state folds the events as they happened, not as shown"
+        state.hands[seat] = (*state.hands[seat], card)
     state.passes = []
     state.phase = PLAYING
 

@@ -102,22 +102,7 @@ class DealShown(TypedDict):
     visible_hands: dict[str, list[str]]
 
 
-class CardChosenShown(TypedDict):
-    """A card chosen to pass (R24), as a seat other than its giver sees it."""
-
-    type: Literal["pass"]
-    seat: int
-    card: str | None  # always None: the card is the giver's to see
-
-
-class CardsPassedShown(TypedDict):
-    """The passes (R24) as one seat sees them: the card it gave and the one it received."""
-
-    type: Literal["cards_passed"]
-    cards: list[str | None]
-
-
-EventShown = Event | DealShown | CardChosenShown | CardsPassedShown
+EventShown = Event | DealShown
 
 
 def seat_view(state: State, seat: int | None) -> View:

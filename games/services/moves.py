@@ -250,6 +250,7 @@ def start(table: Table) -> Outcome:
         hook_rule=game.hook_rule,
         blind_first_round=game.blind_first_round,
         rounds=game.round_format,
+        special_cards=game.special_codes,
     )
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()

@@ -6,6 +6,7 @@ Each runs in one transaction with the game row locked (games.locks), so it never
 from __future__ import annotations
 
 import hmac
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -53,10 +54,12 @@ def game_create(
     spectators: str = Spectators.EVERYONE,
     min_reliability: int = 0,
     rounds: str | int = "full",
+    special_cards: Sequence[str] = (),
 ) -> Outcome:
     """A new table: the creator takes seat 0, bots (`bot_kind`: a difficulty or an engine kind)
     the last seats; full tables start at once. `min_reliability` keeps out players who often
-    leave their games (selectors.reliability)."""
+    leave their games (selectors.reliability); `rounds` (R19) and `special_cards` (R20, the
+    API's names) are its variant."""
     options = _options(seats, bots, turn_seconds, hook_rule, blind_first_round)
     if not 0 <= min_reliability <= 100:
         raise Invalid("'min_reliability' is 0 to 100.", fields={"min_reliability": ["0 to 100"]})
@@ -64,12 +67,17 @@ def game_create(
         engine.round_numbers(seats, rounds)  # type: ignore[arg-type]  # checked here
     except ValueError as error:
         raise Invalid(f"{error}.", fields={"rounds": [str(error)]}) from None
+    try:
+        codes = engine.special_cards(list(special_cards))
+    except engine.Invalid as error:
+        raise Invalid(error.message, fields={"special_cards": [error.message]}) from None
     options = replace(
         options,
         visibility=Visibility(visibility),
         spectators=Spectators(spectators),
         min_reliability=min_reliability,
         rounds=str(rounds),
+        special_cards=tuple(engine.special_options(codes)),
     )
     with transaction.atomic(durable=True):
         outcome = _create(user, options, bot_kind)
@@ -88,6 +96,7 @@ class _Options:
     spectators: Spectators = Spectators.EVERYONE
     min_reliability: int = 0
     rounds: str = "full"  # R19, as Game.rounds stores it
+    special_cards: tuple[str, ...] = ()  # R20, the API's names in R20's order
 
 
 def _options(
@@ -151,6 +160,7 @@ def _create(
         spectators=options.spectators,
         min_reliability=options.min_reliability,
         rounds=options.rounds,
+        special_cards=list(options.special_cards),
     )
     Seat.objects.bulk_create(
         [Seat(game=game, number=0, user=user)]
@@ -182,6 +192,7 @@ def game_rematch(*, game_id: int, user: User) -> Outcome:
                 Spectators(game.spectators),  # and join it
                 game.min_reliability,
                 game.rounds,
+                tuple(game.special_cards),
             )
             bot_kind = next((s.bot_kind for s in table.seats if s.is_bot), None)
             outcome = _create(user, options, bot_kind, rematch_of=game)

@@ -21,6 +21,7 @@ from rest_framework.test import APIClient
 
 from games import engine, services
 from games.engine.cards import CARDS
+from games.models import Game
 from tests.games.helpers import API, PASSWORD, Player, choose_move
 from tests.live.helpers import QUIET, Socket, Sockets, db
 from wizardsite.asgi import application
@@ -54,6 +55,11 @@ RESEND_VERIFICATION = f"{API}/accounts/me/verify-email/resend/"
 ME_EMAIL = f"{API}/accounts/me/email/"
 
 FORMATS = FormatChecker()
+# The events only special cards cause (R23, R24).
+SPECIAL_EVENTS = {"werewolf", "pass", "cards_passed", "adjust"}
+# With every special card, three players, five rounds and the R16/R26 auto-moves, this seed
+# shows a Werewolf's swap, a declared card, a pass, a Cloud's change and a bombed trick.
+SPECIAL_SEED = "variants-23"
 
 
 @FORMATS.checks("date-time", raises=ValueError)
@@ -375,7 +381,7 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     for player in (*people, stranger):
         events = await rest.events(player, game_id)
         assert [event["seq"] for event in events] == list(range(1, view["seq"] + 1))
-        assert {event["type"] for event in events} == set(engine.EVENT_TYPES)
+        assert {event["type"] for event in events} == set(engine.EVENT_TYPES) - SPECIAL_EVENTS
     assert await rest.status(people[1].client, "post", GAME + "back/", **at(game_id)) == 409
     # The review ran after the last commit (an eager task here): each player sees their own.
     status, analysis = await rest.call(people[1].client, "get", GAME + "analysis/", **at(game_id))
@@ -568,3 +574,56 @@ def _hide(message_id: int) -> None:
 
 def _rematch(player: Player, game_id: int) -> None:
     services.game_rematch(game_id=game_id, user=User.objects.get(pk=player.user_id))
+
+
+async def test_a_game_with_every_special_card_keeps_to_the_served_schema(
+    contract: Contract, sockets: Sockets, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R20–R26: the new moves (a named suit, a pass, a Cloud's change, no trump) through REST
+    and the socket, and every view, pushed message and event row they cause, by the schema."""
+    rest = Rest(contract)
+    people = [await rest.register(f"special{seat}") for seat in range(PLAYERS)]
+    monkeypatch.setattr(engine, "new_seed", lambda: SPECIAL_SEED)
+    options = {
+        "seats": PLAYERS,
+        "rounds": 5,
+        "blind_first_round": False,
+        "special_cards": list(engine.SPECIAL_OPTIONS),
+    }
+    status, created = await rest.call(people[0].client, "post", GAMES, options)
+    assert status == 201 and created["special_cards"] == list(engine.SPECIAL_OPTIONS)
+    game_id = created["id"]
+    for player in people[1:]:
+        assert await rest.status(player.client, "post", GAME + "join/", game_id=game_id) == 200
+    seat_sockets = [await sockets.open(game_id, token=player.token) for player in people]
+    await everyone_gets(contract, seat_sockets, "state")
+    moves: set[str] = set()
+    view = await rest.view(people[0], game_id)
+    for count in itertools.count():
+        if view["status"] != "active":
+            break
+        seat = view["to_act"]
+        mine = await rest.view(people[seat], game_id)
+        state = await db(_engine_state, game_id)
+        move = {**engine.auto_move(state).to_json(), "seq": mine["seq"]}
+        declared = move["type"] == "play" and bool({"suit", "as"} & set(move))
+        moves.add(move["type"] + ("+" if declared else ""))
+        if count % 2:
+            status, body = await rest.move(people[seat], game_id, move)
+            assert status == 200, body
+        else:
+            await seat_sockets[seat].send({"type": "move", "move": move})
+        pushed = await everyone_gets(contract, seat_sockets, "state")
+        view = pushed[-1]["state"]
+    assert moves >= {"trump", "bid", "play", "play+", "pass", "adjust"}, moves
+    for player in people:
+        events = await rest.events(player, game_id)
+        assert {event["type"] for event in events} >= SPECIAL_EVENTS
+        won = [event["payload"] for event in events if event["type"] == "trick_won"]
+        assert any(payload["winner"] is None for payload in won)  # R22
+
+
+def _engine_state(game_id: int) -> engine.State:
+    state = Game.objects.get(pk=game_id).engine_state()
+    assert state is not None
+    return state

@@ -140,7 +140,17 @@ def test_components_say_which_keys_are_optional_and_which_may_be_null(
         "LegalBids",
         "LegalCards",
         "LegalSuits",
+        "LegalPasses",
+        "LegalAdjustments",
     ]
+    trick_card = components["TrickCard"]
+    assert set(trick_card["required"]) == {"seat", "card"}  # R24, R25: suit or as when declared
+    assert set(trick_card["properties"]) == {"seat", "card", "suit", "as"}
+    assert components["LastTrick"]["properties"]["winner"] == {"type": "integer", "nullable": True}
+    assert components["RoundView"]["properties"]["werewolf"] == {
+        "type": "integer",
+        "nullable": True,
+    }
 
 
 def test_socket_messages_are_documented_as_components(schema: dict[str, Any]) -> None:
@@ -224,7 +234,7 @@ def test_every_request_body_is_closed_to_other_fields(schema: dict[str, Any]) ->
             assert node["additionalProperties"] is False, (path, node)
 
 
-def test_the_move_body_is_one_of_three_decisions_told_apart_by_type(
+def test_the_move_body_is_one_of_five_decisions_told_apart_by_type(
     schema: dict[str, Any],
 ) -> None:
     body = schema["paths"][f"{API}/games/{{game_id}}/moves/"]["post"]["requestBody"]
@@ -236,12 +246,21 @@ def test_the_move_body_is_one_of_three_decisions_told_apart_by_type(
         for kind, ref in move["discriminator"]["mapping"].items()
     }
     assert [{"$ref": ref} for ref in move["discriminator"]["mapping"].values()] == move["oneOf"]
-    fields = {"bid": "bid", "play": "card", "trump": "suit"}
+    fields = {
+        "bid": {"bid"},
+        "play": {"card", "suit", "as"},  # a Juggler's or Cloud's suit, a Shapeshifter's shape
+        "trump": {"suit"},
+        "pass": {"card"},
+        "adjust": {"delta"},
+    }
     assert set(decisions) == set(fields)
     for kind, decision in decisions.items():
-        assert set(decision["properties"]) == {"type", fields[kind], "seq"}
-        assert set(decision["required"]) == {"type", fields[kind]}
+        assert set(decision["properties"]) == {"type", "seq", *fields[kind]}
+        required = {"type", *fields[kind]} - {"suit", "as"} if kind == "play" else fields[kind]
+        assert set(decision["required"]) == {"type", *required}
         assert resolve(schema, decision["properties"]["type"])["enum"] == [kind]
+    assert resolve(schema, decisions["trump"]["properties"]["suit"])["enum"][-1] == "none"
+    assert resolve(schema, decisions["adjust"]["properties"]["delta"])["enum"] == [-1, 1]
     assert decisions["bid"]["properties"]["bid"] == {
         "type": "integer",
         "minimum": 0,
@@ -249,7 +268,7 @@ def test_the_move_body_is_one_of_three_decisions_told_apart_by_type(
         "description": "0…the round's cards (R7, R8).",
     }
     cards = resolve(schema, decisions["play"]["properties"]["card"])["enum"]
-    assert len(cards) == 60 and {"W1", "J4", "R13", "Y1"} <= set(cards)
+    assert len(cards) == 67 and {"W1", "J4", "R13", "Y1", "DR", "SH"} <= set(cards)
 
 
 def test_a_table_has_fewer_bots_than_seats_for_each_number_of_seats(

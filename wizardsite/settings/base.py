@@ -202,6 +202,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # A trump choice keeps its enum's name now that it may also be "none" (R23).
+    "ENUM_NAME_OVERRIDES": {"SuitEnum": "games.engine.moves.TRUMP_CHOICES"},
     # Responses and socket messages are documented by the TypedDicts their producers return.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
