@@ -31,6 +31,12 @@ class Leaderboard(APIView):
                 pattern=whole_text(f"({selectors.SEASON.pattern})?"),
                 description="A month, YYYY-MM; all-time without.",
             ),
+            OpenApiParameter(
+                "pool",
+                str,
+                enum=["classic", "anniversary"],
+                description="R27: classic (no special card, the default) or anniversary.",
+            ),
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
@@ -38,7 +44,8 @@ class Leaderboard(APIView):
     )
     def get(self, request: Request) -> Response:
         season = selectors.parse_season(request.query_params.get("season"))
-        rows = selectors.leaderboard(season)
+        pool = selectors.parse_pool(request.query_params.get("pool"))
+        rows = selectors.leaderboard(season, pool)
         return paginate(
             request, rows, self, present=lambda page: [selectors.standing_row(row) for row in page]
         )

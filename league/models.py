@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
+
+
+class Pool(models.TextChoices):
+    """R27: the league keeps two ratings, for games without and with special cards (R20)."""
+
+    CLASSIC = "classic", _("Classic")
+    ANNIVERSARY = "anniversary", _("Anniversary")
+
+
+def pool_of(game: Game) -> Pool:
+    """The pool a game rates into (R27): anniversary with any special card, else classic."""
+    return Pool.ANNIVERSARY if game.special_cards else Pool.CLASSIC
 
 
 class LeagueGame(models.Model):
@@ -24,14 +37,13 @@ class LeagueGame(models.Model):
 
 
 class Rating(models.Model):
-    """A player's current rating (openskill Plackett-Luce) and all-time league counts."""
+    """A player's current rating in one pool (openskill Plackett-Luce) and all-time league
+    counts there."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL,
-        primary_key=True,
-        on_delete=models.CASCADE,
-        related_name="league_rating",
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_ratings"
     )
+    pool = models.CharField(max_length=12, choices=Pool.choices, default=Pool.CLASSIC)
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField(db_index=True, help_text="mu − 3σ: the conservative rating shown")
@@ -41,10 +53,11 @@ class Rating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        indexes = [models.Index(fields=["-ordinal", "user"], name="rating_board")]
+        constraints = [models.UniqueConstraint(fields=["user", "pool"], name="one_rating_per_pool")]
+        indexes = [models.Index(fields=["pool", "-ordinal", "user"], name="rating_board")]
 
     def __str__(self) -> str:
-        return f"{self.user_id}: {self.ordinal:.2f}"
+        return f"{self.user_id} ({self.pool}): {self.ordinal:.2f}"
 
 
 class RatingChange(models.Model):
@@ -61,6 +74,7 @@ class RatingChange(models.Model):
         db_index=False,
     )
     order = models.PositiveBigIntegerField(help_text="The game's rating order (LeagueGame.id)")
+    pool = models.CharField(max_length=12, choices=Pool.choices, default=Pool.CLASSIC)
     at = models.DateTimeField()
     place = models.PositiveSmallIntegerField()
     score = models.IntegerField()
@@ -75,16 +89,17 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="one_change_per_game_player")
         ]
-        indexes = [models.Index(fields=["user", "order"], name="rating_history")]
+        indexes = [models.Index(fields=["user", "pool", "order"], name="rating_history")]
 
     def __str__(self) -> str:
         return f"game {self.game_id}, user {self.user_id}: {self.ordinal:.2f}"
 
 
 class SeasonStanding(models.Model):
-    """A player's league results in one calendar month (a season)."""
+    """A player's league results in one calendar month (a season), in one pool (R27)."""
 
     season = models.CharField(max_length=7, help_text="YYYY-MM")
+    pool = models.CharField(max_length=12, choices=Pool.choices, default=Pool.CLASSIC)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="season_standings"
     )
@@ -95,9 +110,11 @@ class SeasonStanding(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["season", "user"], name="one_standing_per_season")
+            models.UniqueConstraint(
+                fields=["season", "pool", "user"], name="one_standing_per_season"
+            )
         ]
-        indexes = [models.Index(fields=["season", "-ordinal", "user"], name="season_board")]
+        indexes = [models.Index(fields=["season", "pool", "-ordinal", "user"], name="season_board")]
 
     def __str__(self) -> str:
         return f"{self.season} {self.user_id}"

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, TypedDict
 
 from django.contrib.auth.models import User
-from django.db.models import F, QuerySet, Sum, Window
+from django.db.models import F, OuterRef, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
 
 from accounts.selectors import email_verified
@@ -15,7 +15,7 @@ from core.errors import Invalid
 from games.engine import round_numbers
 from games.models import Game, GameStatus, Seat, round_format
 from games.selectors import reliability
-from league.models import LeagueGame, Rating, RatingChange, SeasonStanding
+from league.models import LeagueGame, Pool, Rating, RatingChange, SeasonStanding
 from league.ratings import PROVISIONAL_GAMES, Skill, display
 
 SEASON = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
@@ -49,9 +49,19 @@ class RecentGame(TypedDict):
     place: int | None
 
 
+class PoolRating(TypedDict):
+    """A player's rating in the anniversary pool (R27): null before any game counts there."""
+
+    rating: float | None
+    provisional: bool
+    league_games: int
+    wins: int
+
+
 class PlayerProfile(TypedDict):
     """A player's public statistics: `rating` and averages are null before any game counts;
-    `wins` are league games won (shared wins count, R15); bid_accuracy: share of exact bids."""
+    `wins` are league games won (shared wins count, R15); bid_accuracy: share of exact bids.
+    The rating and its history are the classic pool's; `anniversary` is the other (R27)."""
 
     username: str
     rating: float | None
@@ -64,6 +74,7 @@ class PlayerProfile(TypedDict):
     average_points: float | None
     bid_accuracy: float | None
     reliability: int | None  # games.selectors.reliability: null before 5 games with people
+    anniversary: PoolRating
     rating_history: list[RatingPoint]
     recent_games: list[RecentGame]
 
@@ -77,24 +88,36 @@ def parse_season(value: str | None) -> str | None:
     return value
 
 
-def leaderboard(season: str | None) -> QuerySet[Any]:
-    """Standings rows with their rank (ties share a rank), best first, ready to paginate."""
+def parse_pool(value: str | None) -> Pool:
+    """`classic` (also when absent) or `anniversary` (R27); anything else is refused."""
+    if value is None:
+        return Pool.CLASSIC
+    if value not in Pool.values:
+        names = " or ".join(Pool.values)
+        raise Invalid(f"'pool' is {names} (R27).", fields={"pool": [names]})
+    return Pool(value)
+
+
+def leaderboard(season: str | None, pool: Pool = Pool.CLASSIC) -> QuerySet[Any]:
+    """Standings rows of one pool (R27) with their rank (ties share a rank), best first, ready
+    to paginate; each row knows its player's all-time league games there (`all_time_games`)."""
     ranked = Window(Rank(), order_by=F("ordinal").desc())
     if season is None:
-        rows: QuerySet[Any] = Rating.objects.filter(games__gt=0)
+        rows: QuerySet[Any] = Rating.objects.filter(games__gt=0, pool=pool)
+        rows = rows.annotate(all_time_games=F("games"))
     else:
-        rows = SeasonStanding.objects.filter(season=season)
+        all_time = Rating.objects.filter(user=OuterRef("user"), pool=pool).values("games")
+        rows = SeasonStanding.objects.filter(season=season, pool=pool)
+        rows = rows.annotate(all_time_games=Subquery(all_time[:1]))
     ranked_rows: QuerySet[Any] = (
-        rows.select_related("user", "user__league_rating" if season else "user")
-        .annotate(rank=ranked)
-        .order_by("-ordinal", "user_id")
+        rows.select_related("user").annotate(rank=ranked).order_by("-ordinal", "user_id")
     )
     return ranked_rows
 
 
 def standing_row(row: Rating | SeasonStanding) -> Standing:
     """One leaderboard row as the API and the page show it."""
-    all_time = row if isinstance(row, Rating) else getattr(row.user, "league_rating", None)
+    all_time_games = row.all_time_games or 0  # type: ignore[union-attr]
     return {
         "rank": row.rank,  # type: ignore[union-attr]
         "username": row.user.get_username(),
@@ -103,7 +126,7 @@ def standing_row(row: Rating | SeasonStanding) -> Standing:
         "wins": row.wins,
         "win_rate": round(row.wins / row.games, 3) if row.games else 0.0,
         "average_points": round(row.points / row.games, 1) if row.games else 0.0,
-        "provisional": (all_time.games if all_time else 0) < PROVISIONAL_GAMES,
+        "provisional": all_time_games < PROVISIONAL_GAMES,
     }
 
 
@@ -125,7 +148,8 @@ def counts_for_league(game: Game) -> bool:
 def player_stats(user: User, recent: int = 10) -> PlayerProfile:
     """A player's public statistics: rating, league and casual games apart, bid accuracy,
     average points, rating history and recent games."""
-    rating = Rating.objects.filter(user=user).first()
+    rating = Rating.objects.filter(user=user, pool=Pool.CLASSIC).first()
+    anniversary = Rating.objects.filter(user=user, pool=Pool.ANNIVERSARY).first()
     finished = Seat.objects.filter(user=user, game__status=GameStatus.FINISHED)
     league_seats = finished.filter(game__league_entry__counts=True)
     totals = finished.aggregate(points=Sum("final_score"), exact=Sum("exact_bids"))
@@ -135,7 +159,9 @@ def player_stats(user: User, recent: int = 10) -> PlayerProfile:
         for seats, kind in finished.values_list("game__seats", "game__rounds")
     )
     history = list(
-        RatingChange.objects.filter(user=user).order_by("order").values_list("at", "ordinal")
+        RatingChange.objects.filter(user=user, pool=Pool.CLASSIC)
+        .order_by("order")
+        .values_list("at", "ordinal")
     )
     latest = finished.select_related("game", "game__league_entry").order_by(
         "-game__finished_at", "-game_id"
@@ -154,6 +180,12 @@ def player_stats(user: User, recent: int = 10) -> PlayerProfile:
         else None,
         "bid_accuracy": round((totals["exact"] or 0) / rounds, 3) if rounds else None,
         "reliability": reliability(user.pk),
+        "anniversary": {
+            "rating": display(anniversary.ordinal) if anniversary else None,
+            "provisional": (anniversary.games if anniversary else 0) < PROVISIONAL_GAMES,
+            "league_games": anniversary.games if anniversary else 0,
+            "wins": anniversary.wins if anniversary else 0,
+        },
         "rating_history": [{"at": at, "rating": display(value)} for at, value in history],
         "recent_games": [
             {
@@ -225,8 +257,8 @@ class Me(TypedDict):
 
 
 def user_summary(user: User) -> Me:
-    """The signed-in player: identity, rating and game counts (`GET /accounts/me/`)."""
-    rating = Rating.objects.filter(user=user).first()
+    """The signed-in player: identity, classic rating and game counts (`GET /accounts/me/`)."""
+    rating = Rating.objects.filter(user=user, pool=Pool.CLASSIC).first()
     seats = Seat.objects.filter(user=user)
     finished = seats.filter(game__status=GameStatus.FINISHED)
     return {

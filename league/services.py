@@ -18,7 +18,15 @@ from django.utils import timezone
 
 from games.models import Game, GameStatus, Seat
 from league.eligibility import is_league_game
-from league.models import LeagueGame, LeagueLock, Rating, RatingChange, SeasonStanding
+from league.models import (
+    LeagueGame,
+    LeagueLock,
+    Pool,
+    Rating,
+    RatingChange,
+    SeasonStanding,
+    pool_of,
+)
 from league.ratings import Skill, initial_skill, rate
 
 
@@ -91,15 +99,16 @@ def _rate_next() -> bool:
 
 
 def _rate(entry: LeagueGame, seats: list[Seat] | None = None) -> None:
-    """(Re)write one game's rating changes from its players' ratings just before it, then
-    refresh their ratings and season standings from their changes."""
+    """(Re)write one game's rating changes from its players' ratings in its pool (R27) just
+    before it, then refresh their ratings and season standings there from their changes."""
     game = entry.game
     assert game.finished_at is not None
+    pool = pool_of(game)
     seats = sorted(seats if seats is not None else game.seat_set.all(), key=lambda s: s.number)
     users = [seat.user_id for seat in seats if seat.user_id is not None]
     RatingChange.objects.filter(game=game).delete()
     if entry.counts:
-        before = [_skill_before(user, entry.pk) for user in users]
+        before = [_skill_before(user, pool, entry.pk) for user in users]
         after = rate(before, [seat.place or 0 for seat in seats])
         RatingChange.objects.bulk_create(
             _change(entry.pk, game, seat, old, new)
@@ -107,12 +116,13 @@ def _rate(entry: LeagueGame, seats: list[Seat] | None = None) -> None:
         )
     season = season_of(game.finished_at)
     for user in users:
-        _refresh_rating(user)
-        _refresh_season(user, season)
+        _refresh_rating(user, pool)
+        _refresh_season(user, season, pool)
 
 
-def _skill_before(user: int, order: int) -> Skill:
-    previous = RatingChange.objects.filter(user_id=user, order__lt=order).order_by("-order").first()
+def _skill_before(user: int, pool: Pool, order: int) -> Skill:
+    earlier = RatingChange.objects.filter(user_id=user, pool=pool, order__lt=order)
+    previous = earlier.order_by("-order").first()
     return Skill(previous.mu, previous.sigma) if previous is not None else initial_skill()
 
 
@@ -122,6 +132,7 @@ def _change(order: int, game: Game, seat: Seat, old: Skill, new: Skill) -> Ratin
         game_id=game.pk,
         user_id=seat.user_id,
         order=order,
+        pool=pool_of(game),
         at=game.finished_at,
         place=seat.place or 0,
         score=seat.final_score or 0,
@@ -136,15 +147,16 @@ def _change(order: int, game: Game, seat: Seat, old: Skill, new: Skill) -> Ratin
 _TOTALS = {"games": Count("pk"), "wins": Count("pk", filter=Q(place=1)), "points": Sum("score")}
 
 
-def _refresh_rating(user: int) -> None:
-    changes = RatingChange.objects.filter(user_id=user)
+def _refresh_rating(user: int, pool: Pool) -> None:
+    changes = RatingChange.objects.filter(user_id=user, pool=pool)
     latest = changes.order_by("-order").first()
     if latest is None:
-        Rating.objects.filter(user_id=user).delete()
+        Rating.objects.filter(user_id=user, pool=pool).delete()
         return
     totals = changes.aggregate(**_TOTALS)
     Rating.objects.update_or_create(
         user_id=user,
+        pool=pool,
         defaults={
             "mu": latest.mu,
             "sigma": latest.sigma,
@@ -156,19 +168,20 @@ def _refresh_rating(user: int) -> None:
     )
 
 
-def _refresh_season(user: int, season: str) -> None:
+def _refresh_season(user: int, season: str, pool: Pool) -> None:
     year, month = (int(part) for part in season.split("-"))
     start = datetime(year, month, 1, tzinfo=UTC)
     end = datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC)
-    changes = RatingChange.objects.filter(user_id=user, at__gte=start, at__lt=end)
+    changes = RatingChange.objects.filter(user_id=user, pool=pool, at__gte=start, at__lt=end)
     latest = changes.order_by("-order").first()
     if latest is None:
-        SeasonStanding.objects.filter(user_id=user, season=season).delete()
+        SeasonStanding.objects.filter(user_id=user, season=season, pool=pool).delete()
         return
     totals = changes.aggregate(**_TOTALS)
     SeasonStanding.objects.update_or_create(
         user_id=user,
         season=season,
+        pool=pool,
         defaults={
             "ordinal": latest.ordinal,
             "games": totals["games"],
@@ -208,32 +221,36 @@ def ratings_rebuild() -> int:
 class _Ledger:
     """Ratings and standings in memory, applied game by game, then written in bulk."""
 
-    ratings: dict[int, Rating] = field(default_factory=dict)
-    seasons: dict[tuple[str, int], SeasonStanding] = field(default_factory=dict)
+    ratings: dict[tuple[Pool, int], Rating] = field(default_factory=dict)
+    seasons: dict[tuple[str, Pool, int], SeasonStanding] = field(default_factory=dict)
     changes: list[RatingChange] = field(default_factory=list)
 
     def apply(self, order: int, game: Game, seats: list[Seat]) -> None:
         assert game.finished_at is not None
+        pool = pool_of(game)
         seats = sorted(seats, key=lambda seat: seat.number)
         users = [seat.user_id for seat in seats if seat.user_id is not None]
-        before = [self._skill(user) for user in users]
+        before = [self._skill(pool, user) for user in users]
         after = rate(before, [seat.place or 0 for seat in seats])
         season = season_of(game.finished_at)
         for seat, old, new in zip(seats, before, after, strict=True):
             assert seat.user_id is not None
             won = int(seat.place == 1)
             score = seat.final_score or 0
-            rating = self.ratings.get(seat.user_id)
+            rating = self.ratings.get((pool, seat.user_id))
             if rating is None:
-                rating = self.ratings[seat.user_id] = Rating(user_id=seat.user_id, ordinal=0)
+                rating = Rating(user_id=seat.user_id, pool=pool, ordinal=0)
+                self.ratings[(pool, seat.user_id)] = rating
             rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, new.ordinal
             rating.games += 1
             rating.wins += won
             rating.points += score
-            standing = self.seasons.get((season, seat.user_id))
+            standing = self.seasons.get((season, pool, seat.user_id))
             if standing is None:
-                standing = SeasonStanding(season=season, user_id=seat.user_id, ordinal=new.ordinal)
-                self.seasons[(season, seat.user_id)] = standing
+                standing = SeasonStanding(
+                    season=season, pool=pool, user_id=seat.user_id, ordinal=new.ordinal
+                )
+                self.seasons[(season, pool, seat.user_id)] = standing
             standing.games += 1
             standing.wins += won
             standing.points += score
@@ -248,6 +265,6 @@ class _Ledger:
         SeasonStanding.objects.bulk_create(list(self.seasons.values()), batch_size=1000)
         RatingChange.objects.bulk_create(self.changes, batch_size=1000)
 
-    def _skill(self, user: int) -> Skill:
-        rating = self.ratings.get(user)
+    def _skill(self, pool: Pool, user: int) -> Skill:
+        rating = self.ratings.get((pool, user))
         return Skill(rating.mu, rating.sigma) if rating is not None else initial_skill()

@@ -13,6 +13,7 @@ from core.errors import Invalid
 from games.models import Game
 from league import selectors
 from league.charts import rating_chart
+from league.models import Pool
 from review.selectors import review_stats
 
 
@@ -21,12 +22,18 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         season = selectors.parse_season(request.GET.get("season"))
     except Invalid:
         season = None
-    page = Paginator(selectors.leaderboard(season), 50).get_page(request.GET.get("page"))
+    try:
+        pool = selectors.parse_pool(request.GET.get("pool"))
+    except Invalid:
+        pool = Pool.CLASSIC
+    page = Paginator(selectors.leaderboard(season, pool), 50).get_page(request.GET.get("page"))
     return render(
         request,
         "league/leaderboard.html",
         {
             "season": season,
+            "pool": pool,
+            "pools": Pool.choices,
             "seasons": selectors.seasons(),
             "page": page,
             "rows": [selectors.standing_row(row) for row in page],

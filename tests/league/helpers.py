@@ -44,13 +44,17 @@ def finish_game(
     exact_bids: Sequence[int] | None = None,
     voided: bool = False,
     at: datetime | None = None,
+    special_cards: Sequence[str] = (),
 ) -> Game:
-    """A table of these seats (None = a bot) that ends with these final scores."""
-    game = seat_table(users, voided=voided)
+    """A table of these seats (None = a bot) that ends with these final scores; with
+    `special_cards` (R20) it rates into the anniversary pool (R27)."""
+    game = seat_table(users, voided=voided, special_cards=special_cards)
     return record_end(game, scores, exact_bids=exact_bids, at=at)
 
 
-def seat_table(users: Sequence[User | None], *, voided: bool = False) -> Game:
+def seat_table(
+    users: Sequence[User | None], *, voided: bool = False, special_cards: Sequence[str] = ()
+) -> Game:
     """A running game with these seats (None = a bot), its rows written directly."""
     creator = next(user for user in users if user is not None)
     with transaction.atomic():
@@ -62,6 +66,7 @@ def seat_table(users: Sequence[User | None], *, voided: bool = False) -> Game:
             seed="0" * 64,
             commitment="0" * 64,
             voided=voided,
+            special_cards=list(special_cards),
         )
         Seat.objects.bulk_create(
             Seat(game=game, number=n, user=user, bot_kind="" if user else "heuristic")
@@ -189,8 +194,8 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
     """Every league row, exact floats included, in a stable order."""
     return {
         "ratings": list(
-            Rating.objects.order_by("user_id").values_list(
-                "user_id", "mu", "sigma", "ordinal", "games", "wins", "points"
+            Rating.objects.order_by("user_id", "pool").values_list(
+                "user_id", "mu", "sigma", "ordinal", "games", "wins", "points", "pool"
             )
         ),
         "changes": list(
@@ -205,11 +210,12 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
                 "mu",
                 "sigma",
                 "ordinal",
+                "pool",
             )
         ),
         "standings": list(
-            SeasonStanding.objects.order_by("season", "user_id").values_list(
-                "season", "user_id", "games", "wins", "points", "ordinal"
+            SeasonStanding.objects.order_by("season", "user_id", "pool").values_list(
+                "season", "user_id", "games", "wins", "points", "ordinal", "pool"
             )
         ),
     }
