@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from core import limits
 from games import engine
 from games.difficulty import difficulty_of
+from games.templatetags.turns import SPECIAL_CARD_NAMES
 from games.turn_presets import TurnLimitInput
 
 
@@ -59,6 +60,13 @@ class TableForm(forms.Form):
         ],
         initial="full",
         required=False,
+    )
+    special_cards = forms.MultipleChoiceField(
+        label=_("Special cards (anniversary edition)"),
+        choices=list(SPECIAL_CARD_NAMES.items()),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text=_("Each one is shuffled into the deck; games with them rate separately."),
     )
     hook_rule = forms.BooleanField(
         label=_("Hook rule: the bids may not add up to the number of cards"),
@@ -110,6 +118,10 @@ class TableForm(forms.Form):
         data["min_reliability"] = data.get("min_reliability") or 0
         rounds = data.get("rounds") or "full"  # up to 10 rounds: every table has as many (R2)
         data["rounds"] = int(rounds) if rounds.isdigit() else rounds
+        # R20's order, as the API gives them back.
+        data["special_cards"] = engine.special_options(
+            engine.special_cards(data.get("special_cards") or [])
+        )
         seats, bots = data.get("seats"), data.get("bots")
         if seats is not None and bots is not None and bots > limits.max_bots(seats):
             self.add_error(

@@ -4,7 +4,7 @@ for longer ones (`{{ t.turn_seconds|per_turn }}`)."""
 from __future__ import annotations
 
 from django import template
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 register = template.Library()
 
@@ -32,3 +32,19 @@ def round_format(rounds: str | int) -> str:
     if rounds == "odd":
         return gettext("odd rounds")
     return gettext("rounds 1–%(n)s") % {"n": rounds}
+
+
+SPECIAL_CARD_NAMES = {
+    "dragon_fairy": gettext_lazy("Dragon & Fairy"),
+    "bomb": gettext_lazy("Bomb"),
+    "werewolf": gettext_lazy("Werewolf"),
+    "juggler": gettext_lazy("Juggler"),
+    "cloud": gettext_lazy("Cloud"),
+    "shapeshifter": gettext_lazy("Shapeshifter"),
+}
+
+
+@register.filter
+def special_cards(names: list[str] | None) -> str:
+    """R20 at a glance: the special cards a table plays with, "" for the classic game."""
+    return ", ".join(str(SPECIAL_CARD_NAMES[name]) for name in names or ())

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from games import engine, services
 from games.models import Game
@@ -110,3 +111,18 @@ def test_bots_play_every_special_card_and_the_rematch_keeps_them(
     assert game.status == "finished"
     rematch = services.game_rematch(game_id=game_id, user=User.objects.get(pk=host.user_id)).game
     assert rematch.special_cards == ALL
+
+
+def test_the_lobby_form_takes_special_cards_and_the_lobby_names_them(
+    make_player: Callable[..., Player],
+) -> None:
+    host = make_player("host")
+    page = Client()
+    page.force_login(User.objects.get(pk=host.user_id))
+    form = {"seats": 4, "bots": 0, "bot_kind": "medium", "turn_seconds": 60}
+    created = page.post("/lobby/", {**form, "special_cards": ["cloud", "bomb"]})
+    assert created.status_code == 302
+    assert page.post("/lobby/", {**form, "special_cards": ["dragon"]}).status_code == 200
+    assert list(Game.objects.values_list("special_cards", flat=True)) == [["bomb", "cloud"]]
+    lobby = Client().get("/lobby/").content.decode()
+    assert 'data-testid="special-cards">Bomb, Cloud<' in lobby
