@@ -1,13 +1,14 @@
 """Bot arenas: duplicate, seat-rotated games, so the luck of the cards cancels out.
 
     python bench/bots.py [--players N] [--games G] [--budget-ms MS] [--kinds expert,heuristic]
-                         [--processes P] [--minutes M]
+                         [--processes P] [--minutes M] [--special all|bomb,cloud,…]
 
 Each deal (one game seed) is played once per kind, the kinds rotated one seat each time (two
 kinds: swapped), so every kind holds every seat's cards equally often. Prints, per kind, points
 per game, the exact-bid rate and ms per decision, then the first kind's margin over each other
 kind per game with its 2-sigma interval (over deals). With --minutes, no deal is started after
-that time and the figures are of the deals completed by then.
+that time and the figures are of the deals completed by then. With --special, the games are
+played with those special cards (R20; `all` for every one).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.clients import ms
-from games.engine import bot_move, make_bot, start_game, take_turn
+from games.engine import SPECIAL_OPTIONS, bot_move, make_bot, special_cards, start_game, take_turn
 
 
 @dataclass
@@ -62,6 +63,7 @@ class Arena:
     players: int
     kinds: tuple[str, ...]
     budget_ms: float
+    special_cards: tuple[str, ...] = ()  # R20: their codes
 
 
 def play_game(arena: Arena, deal: int, rotation: int, tallies: dict[str, Tally]) -> None:
@@ -71,7 +73,7 @@ def play_game(arena: Arena, deal: int, rotation: int, tallies: dict[str, Tally])
         make_bot(kind, seed=f"{seed}:{rotation}:{seat}", budget_ms=arena.budget_ms)
         for seat, kind in enumerate(kinds)
     ]
-    state, _ = start_game(players=arena.players, seed=seed)
+    state, _ = start_game(players=arena.players, seed=seed, special_cards=arena.special_cards)
     while not state.is_over:
         seat = state.to_act
         assert seat is not None
@@ -113,9 +115,12 @@ def main() -> None:
     parser.add_argument("--kinds", default="expert,heuristic", help="comma-separated bot kinds")
     parser.add_argument("--processes", type=int, default=1, help="worker processes (at most 2)")
     parser.add_argument("--minutes", type=float, default=None, help="start no deal after this")
+    parser.add_argument("--special", default="", help="special cards: all, or names (R20)")
     args = parser.parse_args()
     kinds = tuple(args.kinds.split(","))
-    arena = Arena(players=args.players, kinds=kinds, budget_ms=args.budget_ms)
+    names = list(SPECIAL_OPTIONS) if args.special == "all" else args.special.split(",")
+    special = special_cards([name for name in names if name])
+    arena = Arena(args.players, kinds, args.budget_ms, special)
     deals = max(1, args.games // len(kinds))
     jobs = [(arena, deal) for deal in range(deals)]
     totals = {kind: Tally() for kind in kinds}
@@ -141,6 +146,7 @@ def main() -> None:
     print(
         f"{done * len(kinds)} games ({done} deals × {len(kinds)} seatings), "
         f"{args.players} players, budget {args.budget_ms:g} ms"
+        + (f", special cards {' '.join(special)}" if special else "")
     )
     for kind, tally in totals.items():
         print(
