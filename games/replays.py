@@ -8,6 +8,7 @@ from typing import Any
 
 from games import engine
 from games.engine import State
+from games.engine.views import trick_card
 from games.models import Game
 from games.selectors import game_events
 
@@ -25,7 +26,8 @@ def replay_frames(game: Game) -> list[dict[str, Any]]:
 
 
 def _replay_table(state: State) -> dict[str, Any]:
-    """The table after one event: a trick just won stays shown with its winner."""
+    """The table after one event: a trick just won stays shown with its winner (None for a
+    bombed trick, R22)."""
     trick, winner = state.trick, None
     if not trick and state.last_trick is not None and state.phase != "bidding":
         winner, trick = state.last_trick
@@ -37,7 +39,8 @@ def _replay_table(state: State) -> dict[str, Any]:
         "phase": state.phase,
         "bids": list(state.bids),
         "tricks_won": list(state.tricks_won),
-        "trick": [{"seat": seat, "card": code} for seat, code in trick],
+        # A declared Juggler, Cloud or Shapeshifter with its `suit` or `as` (R24, R25).
+        "trick": [trick_card(seat, shown) for seat, shown in trick],
         "trick_winner": winner,
         "hands": [engine.sort_hand(hand) for hand in state.hands],
         "totals": list(state.totals),

@@ -15,7 +15,7 @@ from django.db import connection
 from django.http import HttpResponse
 from rest_framework.test import APIClient
 
-from games import services
+from games import engine, services
 from games.models import Event as EventRow
 from games.models import Game
 
@@ -210,3 +210,19 @@ def set_rate(settings: Any, scope: str, rate: str) -> None:
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {**rates, scope: rate},
     }
+
+
+SPECIAL_CARDS = ["dragon_fairy", "bomb", "werewolf", "juggler", "cloud", "shapeshifter"]
+# With every special card, three players, five rounds and the R16/R26 auto-moves, this seed
+# shows a Werewolf's swap, a declared card, a pass, a Cloud's change and a bombed trick.
+SPECIAL_SEED = "variants-23"
+
+
+def play_auto(game_id: int, people: list[Player]) -> None:
+    """Play a game to its end through REST, each decision R16's and R26's auto-move."""
+    while (game := Game.objects.get(pk=game_id)).status == "active":
+        state = game.engine_state()
+        assert state is not None and state.to_act is not None
+        view = people[state.to_act].view(game_id)
+        move = {**engine.auto_move(state).to_json(), "seq": view["seq"]}
+        assert people[state.to_act].move(game_id, move).status_code == 200

@@ -22,7 +22,7 @@ from rest_framework.test import APIClient
 from games import engine, services
 from games.engine.cards import CARDS
 from games.models import Game
-from tests.games.helpers import API, PASSWORD, Player, choose_move
+from tests.games.helpers import API, PASSWORD, SPECIAL_SEED, Player, choose_move
 from tests.live.helpers import QUIET, Socket, Sockets, db
 from wizardsite.asgi import application
 
@@ -57,9 +57,6 @@ ME_EMAIL = f"{API}/accounts/me/email/"
 FORMATS = FormatChecker()
 # The events only special cards cause (R23, R24).
 SPECIAL_EVENTS = {"werewolf", "pass", "cards_passed", "adjust"}
-# With every special card, three players, five rounds and the R16/R26 auto-moves, this seed
-# shows a Werewolf's swap, a declared card, a pass, a Cloud's change and a bombed trick.
-SPECIAL_SEED = "variants-23"
 
 
 @FORMATS.checks("date-time", raises=ValueError)

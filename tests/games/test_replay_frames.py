@@ -8,11 +8,21 @@ import random
 import re
 from collections.abc import Callable
 
+import pytest
 from django.test import Client
 
-from games import replays
+from games import engine, replays
 from games.engine import replay
-from tests.games.helpers import Player, event_rows, game_row, play_to_end, seat_players
+from tests.games.helpers import (
+    SPECIAL_CARDS,
+    SPECIAL_SEED,
+    Player,
+    event_rows,
+    game_row,
+    play_auto,
+    play_to_end,
+    seat_players,
+)
 
 
 def _finished_game(make_player: Callable[..., Player]) -> int:
@@ -56,3 +66,19 @@ def test_replay_page_carries_the_frames_and_no_inline_code(
         assert "src=" in attributes or 'type="application/json"' in attributes, attributes
         assert "src=" not in attributes or not body.strip()
     assert "⏮" not in html and "⏭" not in html  # icons are inline SVG, not font glyphs
+
+
+def test_a_game_with_special_cards_replays_with_declared_cards_and_bombed_tricks(
+    make_player: Callable[..., Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine, "new_seed", lambda: SPECIAL_SEED)
+    players = [make_player() for _ in range(3)]
+    game_id = seat_players(players, special_cards=SPECIAL_CARDS, rounds=5, blind_first_round=False)
+    play_auto(game_id, players)
+    frames = replays.replay_frames(game_row(game_id))
+    tricks = [card for frame in frames for card in frame["table"]["trick"]]
+    assert all(":" not in card["card"] for card in tricks)  # a face is shown as card + suit/as
+    assert any("suit" in card or "as" in card for card in tricks)
+    bombed = [f for f in frames if f["event"]["type"] == "trick_won" and f["event"]["seat"] is None]
+    assert bombed and all(f["table"]["trick_winner"] is None for f in bombed)
+    assert Client().get(f"/games/{game_id}/replay/").status_code == 200

@@ -15,15 +15,21 @@ from django.test import Client
 
 from games import engine, services
 from games.models import Game
-from tests.games.helpers import API, Player, assert_error, create_game
+from tests.games.helpers import (
+    API,
+    Player,
+    assert_error,
+    create_game,
+)
+from tests.games.helpers import (
+    SPECIAL_CARDS as ALL,
+)
+from tests.games.helpers import (
+    SPECIAL_SEED as SEED,
+)
 from tests.league.helpers import play_out
 
 pytestmark = pytest.mark.django_db
-
-ALL = ["dragon_fairy", "bomb", "werewolf", "juggler", "cloud", "shapeshifter"]
-# With every special card, three players, five rounds and the R16/R26 auto-moves, this seed
-# shows a Werewolf's swap, a declared card, a pass, a Cloud's change and a bombed trick.
-SEED = "variants-23"
 
 
 def test_the_view_and_the_list_name_the_special_cards_in_r20_order(
