@@ -2,7 +2,7 @@
    after each event, every hand shown); this page draws each as the live table does
    (table-view.js), with every hand listed below, step by step or playing. */
 import { gettext, fmt } from "./i18n.js";
-import { cardElement, cardLabel, suitText } from "./cards.js";
+import { cardElement, cardLabel, splitFace, suitText } from "./cards.js";
 import { displayName, renderBar, renderSeats, renderTrick } from "./table-view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,8 +16,28 @@ const name = (seat) => {
   return player ? displayName(player) : "?";
 };
 
+/* The trick's cards as the live table has them: a played Juggler's or Cloud's suit (R24) and a
+   Shapeshifter's shape (R25) as `suit` or `as` (or within the code, "JU:red", "SH:wizard"). */
+function trickCards(trick) {
+  return trick.map((played) => {
+    const { card: code, declared } = splitFace(played.card);
+    if (!declared) return { ...played, card: code };
+    return declared === "wizard" || declared === "jester" ? { ...played, card: code, as: declared } : { ...played, card: code, suit: declared };
+  });
+}
+
+/* Whether the trick a frame shows is one nobody took (R22): from the bombed trick's end until
+   the next card or deal. */
+const bombedShown = [];
+frames.reduce((bombed, { event }) => {
+  const now = event.type === "trick_won" ? event.seat === null || event.seat === undefined
+    : event.type === "play" || event.type === "deal" ? false : bombed;
+  bombedShown.push(now);
+  return now;
+}, false);
+
 /* A frame as the live table's scene: the table then, from the viewer's seat (or seat 0). */
-function sceneOf(t) {
+function sceneOf(t, bombed = false) {
   return {
     seats: players.length,
     roundNumbers,
@@ -27,8 +47,9 @@ function sceneOf(t) {
       number: t.round, cards: t.round, dealer: t.dealer, trump_card: t.trump_card, trump: t.trump,
       phase: t.phase, bids: t.bids, tricks_won: t.tricks_won,
     } : null,
-    trick: t.trick,
+    trick: trickCards(t.trick),
     trickWinner: t.trick_winner,
+    trickBombed: bombed && t.trick.length > 0,
     lastTrick: null,
     hand: null,
     hiddenCount: 0,
@@ -45,16 +66,34 @@ function describe(event) {
     case "game_started": what = gettext("The game starts."); break;
     case "deal": what = fmt(gettext("Round %(n)s: %(name)s deals %(k)s cards each."), { n: event.round, name: name(event.dealer), k: event.round }); break;
     case "trump_turned": what = event.card ? fmt(gettext("%(card)s is turned up."), { card: cardLabel(event.card) }) : gettext("Last round: nothing is turned up, no trump."); break;
-    case "trump_chosen": what = fmt(gettext("%(name)s chooses %(suit)s as trump."), { name: name(event.seat), suit: suitText(event.suit) }); break;
+    case "trump_chosen": what = event.suit === "none"
+      ? fmt(gettext("%(name)s chooses no trump."), { name: name(event.seat) })
+      : fmt(gettext("%(name)s chooses %(suit)s as trump."), { name: name(event.seat), suit: suitText(event.suit) }); break;
+    case "werewolf": what = fmt(gettext("%(name)s lays the Werewolf and takes %(card)s; %(name)s chooses trump."), { name: name(event.seat), card: cardLabel(event.card) }); break;
     case "bid": what = fmt(gettext("%(name)s bids %(bid)s."), { name: name(event.seat), bid: event.bid }); break;
-    case "play": what = fmt(gettext("%(name)s plays %(card)s."), { name: name(event.seat), card: cardLabel(event.card) }); break;
-    case "trick_won": what = fmt(gettext("%(name)s wins the trick."), { name: name(event.seat) }); break;
+    case "play": what = fmt(gettext("%(name)s plays %(card)s."), { name: name(event.seat), card: cardLabel(event.card, event.suit || event.as || null) }); break;
+    case "trick_won": what = event.seat === null || event.seat === undefined
+      ? (event.leads === undefined || event.leads === null ? gettext("Nobody takes the trick: it holds the Bomb.")
+        : fmt(gettext("Nobody takes the trick: it holds the Bomb. %(name)s leads next."), { name: name(event.leads) }))
+      : fmt(gettext("%(name)s wins the trick."), { name: name(event.seat) }); break;
+    case "adjust": what = fmt(event.delta > 0 ? gettext("%(name)s raises their bid to %(bid)s (the Cloud).")
+      : gettext("%(name)s lowers their bid to %(bid)s (the Cloud)."), { name: name(event.seat), bid: bidAfter(event) }); break;
+    case "pass": what = event.card
+      ? fmt(gettext("%(name)s passes %(card)s to %(left)s."), { name: name(event.seat), card: cardLabel(event.card), left: name((event.seat + 1) % players.length) })
+      : fmt(gettext("%(name)s has chosen a card to pass."), { name: name(event.seat) }); break;
+    case "cards_passed": what = gettext("The passed cards change hands."); break;
     case "round_scored": what = gettext("Round scored: ") + event.points.map((p, i) => name(i) + " " + (p > 0 ? "+" : "") + p).join(", "); break;
     case "game_over": what = fmt(gettext("Game over. Winner: %(names)s."), { names: event.winners.map(name).join(", ") }); break;
     default: what = event.type;
   }
-  if (event.auto && ["bid", "play", "trump_chosen"].includes(event.type)) what += " " + gettext("(automatic)");
+  if (event.auto && ["bid", "play", "trump_chosen", "pass", "adjust"].includes(event.type)) what += " " + gettext("(automatic)");
   return what;
+}
+
+/* The bid after a Cloud's change (R24), as the frame of that event shows it. */
+function bidAfter(event) {
+  const frame = frames.find((f) => f.event === event);
+  return frame ? frame.table.bids[event.seat] : "?";
 }
 
 /* The hard bot's second opinion on one of the viewer's decisions (from the game's review). */
@@ -84,7 +123,7 @@ function show(i) {
   $("opinion").hidden = !opinion;
   $("opinion").textContent = opinion ? opinionText(opinion) : "";
   $("position").textContent = fmt(gettext("step %(i)s of %(n)s"), { i: index + 1, n: frames.length });
-  const scene = sceneOf(t);
+  const scene = sceneOf(t, bombedShown[index]);
   renderBar(scene);
   $("trump-box").hidden = !t.round;  // before the first deal there is no trump to speak of
   renderSeats(scene, { showTimer: false });

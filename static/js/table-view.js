@@ -1,7 +1,10 @@
 /* Drawing the table from a scene (what the screen shows now: the latest game view, or a step of
    the events being played out). No rules here: legal moves and results come from the server. */
 import { gettext, ngettext, fmt } from "./i18n.js";
-import { cardElement, cardLabel, suitBadge, suitIcon, suitText } from "./cards.js";
+import {
+  NAMES_A_SUIT, SHAPESHIFTER, SPECIAL_OPTIONS, cardElement, cardHint, cardKind, cardLabel, jesterName, kindIcon,
+  noTrumpIcon, specialName, suitBadge, suitIcon, suitLabel, suitText, wizardName,
+} from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -187,9 +190,10 @@ export function renderTrick(scene) {
   const area = $("trick");
   area.replaceChildren();
   const angles = seatAngles(scene);
-  scene.trick.forEach(({ seat, card }, order) => {
+  scene.trick.forEach((played, order) => {
+    const { seat, card } = played;
     const rad = (angles[seat] * Math.PI) / 180;
-    const slot = cardElement(card, { testid: "trick-card" });
+    const slot = cardElement(card, { testid: "trick-card", declared: declaredOf(played) });
     slot.dataset.seat = seat;
     slot.classList.add("in-trick");
     if (scene.trickWinner === seat) slot.classList.add("winner");
@@ -206,6 +210,11 @@ export function renderTrick(scene) {
   if (scene.trickWinner !== null && scene.trickWinner !== undefined) {
     banner.hidden = false;
     banner.textContent = fmt(gettext("%(name)s wins the trick"), { name: playerName(scene, scene.trickWinner) });
+    banner.classList.remove("bombed");
+  } else if (scene.trickBombed) {  // R22
+    banner.hidden = false;
+    banner.textContent = gettext("Nobody takes the trick: it holds the Bomb");
+    banner.classList.add("bombed");
   } else {
     banner.hidden = true;
     banner.textContent = "";
@@ -222,15 +231,33 @@ export function renderLastTrick(scene, shown) {
   box.replaceChildren();
   box.hidden = !(shown && last);
   if (!box.hidden) {
-    box.append(el("p", "note", fmt(gettext("%(name)s won:"), { name: playerName(scene, last.winner) })));
-    const row = el("div", "row");
-    last.cards.forEach(({ seat, card }) => {
-      const cell = el("figure", "played" + (seat === last.winner ? " winner" : ""));
-      cell.append(cardElement(card, { small: true }), el("figcaption", null, playerName(scene, seat)));
-      row.append(cell);
-    });
-    box.append(row);
+    box.append(el("p", "note", wonBy(scene, last.winner) === null
+      ? gettext("Nobody won it (the Bomb):")
+      : fmt(gettext("%(name)s won:"), { name: playerName(scene, last.winner) })));
+    box.append(trickRow(scene, last));
   }
+}
+
+/* What a trick's card was played as: a Juggler's or Cloud's suit (R24), a Shapeshifter's shape. */
+export function declaredOf(played) {
+  return played.suit || played.as || null;
+}
+
+/* A finished trick's winner, or null when nobody took it (R22). */
+function wonBy(scene, winner) {
+  return winner === null || winner === undefined ? null : winner;
+}
+
+/* A finished trick in a row of small cards, each with its player's name; the winner marked. */
+function trickRow(scene, trick) {
+  const row = el("div", "row");
+  trick.cards.forEach((played) => {
+    const cell = el("figure", "played" + (trick.winner !== null && played.seat === trick.winner ? " winner" : ""));
+    cell.append(cardElement(played.card, { small: true, declared: declaredOf(played) }),
+      el("figcaption", null, playerName(scene, played.seat)));
+    row.append(cell);
+  });
+  return row;
 }
 
 export function statusText(scene, view) {
@@ -240,7 +267,21 @@ export function statusText(scene, view) {
   if (!round || scene.to_act === null) return "";
   const mine = scene.to_act === scene.you;
   const name = playerName(scene, scene.to_act);
+  if (round.phase === "choosing_trump" && round.werewolf !== null && round.werewolf !== undefined) {  // R23
+    return mine ? gettext("You laid the Werewolf: choose trump, or no trump.")
+      : fmt(gettext("%(name)s laid the Werewolf and is choosing trump."), { name });
+  }
+  if (round.phase === "choosing_trump" && round.trump_card === "DR") {  // R20
+    return mine ? gettext("The Dragon was turned up: choose the trump suit.") : fmt(gettext("%(name)s is choosing the trump suit."), { name });
+  }
   if (round.phase === "choosing_trump") return mine ? gettext("A Wizard was turned up: choose the trump suit.") : fmt(gettext("%(name)s is choosing the trump suit."), { name });
+  if (round.phase === "passing") {  // R24
+    return mine ? gettext("Your turn: choose a card to pass.") : fmt(gettext("%(name)s is choosing a card to pass."), { name });
+  }
+  if (round.phase === "adjusting") {  // R24
+    return mine ? gettext("You won the Cloud: change your bid by one.")
+      : fmt(gettext("%(name)s won the Cloud and is changing their bid."), { name });
+  }
   if (round.phase === "bidding") return mine ? gettext("Your bid: how many tricks will you win?") : fmt(gettext("%(name)s is bidding."), { name });
   return mine ? gettext("Your turn: play a card.") : fmt(gettext("%(name)s is playing."), { name });
 }
@@ -282,17 +323,116 @@ export function trumpPanel(suits, onSuit) {
     const button = el("button");
     button.type = "button";
     button.dataset.suit = suit;
-    button.dataset.testid = "trump-choice";
-    button.append(suitIcon(suit, 20), document.createTextNode(" " + suitText(suit)));
+    button.dataset.testid = suit === "none" ? "trump-none" : "trump-choice";  // "none": R23's no trump
+    button.append(suit === "none" ? noTrumpIcon(20) : suitIcon(suit, 20), document.createTextNode(" " + suitText(suit)));
     button.addEventListener("click", () => onSuit(suit));
     row.append(button);
   });
   return row;
 }
 
+/* Playing a Juggler or a Cloud (R24): which suit it plays as; a Shapeshifter (R25): a Wizard or
+   a Jester. The lead suit and the trump are marked; "Back" keeps the card in hand. */
+export function declarePanel(card, round, onDeclare, onCancel) {
+  const panel = el("div", "declare-panel");
+  panel.dataset.testid = "declare-panel";
+  const prompts = {
+    JU: () => gettext("Juggler: name its suit. It plays as a 7½ of that suit."),
+    CL: () => gettext("Cloud: name its suit. It plays as a 9¾ of that suit."),
+    SH: () => gettext("Shapeshifter: play it as a Wizard or as a Jester?"),
+  };
+  const prompt = el("p", "prompt", prompts[card] ? prompts[card]() : cardLabel(card));
+  prompt.id = "declare-prompt";
+  const row = el("div", "bids trumps declare");
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-labelledby", "declare-prompt");
+  const choices = card === SHAPESHIFTER ? ["wizard", "jester"] : NAMES_A_SUIT.includes(card) ? ["red", "green", "blue", "yellow"] : [];
+  choices.forEach((choice) => {
+    const button = el("button");
+    button.type = "button";
+    button.dataset.declare = choice;
+    const shape = choice === "wizard" || choice === "jester";
+    button.dataset.testid = shape ? "declare-as-" + choice : "declare-suit-" + choice;
+    const name = choice === "wizard" ? wizardName() : choice === "jester" ? jesterName() : suitLabel(choice);
+    button.append(shape ? kindIcon(choice, 20) : suitIcon(choice, 20), document.createTextNode(" " + name));
+    const marks = [];
+    if (!shape && round && round.trump === choice) marks.push(gettext("trump"));
+    if (!shape && round && round.trick && round.trick.lead_suit === choice) marks.push(gettext("led"));
+    if (marks.length) button.append(" ", el("span", "mark", marks.join(", ")));
+    button.addEventListener("click", () => onDeclare(choice));
+    row.append(button);
+  });
+  const back = el("button", "secondary", gettext("Back"));
+  back.type = "button";
+  back.dataset.testid = "declare-cancel";
+  back.addEventListener("click", onCancel);
+  row.append(back);
+  panel.append(prompt, row);
+  return panel;
+}
+
+/* After a Juggler's trick (R24): the hand's cards are the choice; this says where the card goes. */
+export function passPanel(scene) {
+  const panel = el("div", "pass-panel");
+  panel.dataset.testid = "pass-panel";
+  const left = (scene.you + 1) % scene.seats;
+  const right = (scene.you - 1 + scene.seats) % scene.seats;
+  panel.append(el("p", "prompt", fmt(
+    gettext("Click a card to pass it to %(left)s. You get one from %(right)s once all have chosen."),
+    { left: playerName(scene, left), right: playerName(scene, right) })));
+  return panel;
+}
+
+/* The Cloud's winner (R24): their bid one higher or one lower; −1 is shown but not offered from
+   a bid of 0. */
+export function adjustPanel(round, seat, deltas, onAdjust) {
+  const panel = el("div", "bid-panel adjust-panel");
+  panel.dataset.testid = "adjust-panel";
+  const bid = round.bids[seat] || 0;
+  const won = round.tricks_won[seat];
+  panel.append(el("p", "balance", fmt(gettext("Your bid: %(bid)s, won so far: %(won)s."), { bid, won })));
+  const row = el("div", "bids");
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", gettext("Change your bid"));
+  [[-1, "adjust-minus", "−1", gettext("Lower your bid to %(bid)s")], [1, "adjust-plus", "+1", gettext("Raise your bid to %(bid)s")]]
+    .forEach(([delta, testid, sign, label]) => {
+      const button = el("button");
+      button.type = "button";
+      button.dataset.delta = delta;
+      button.dataset.testid = testid;
+      button.append(el("strong", null, sign), " ", el("span", "after", fmt(gettext("bid %(bid)s"), { bid: bid + delta })));
+      button.setAttribute("aria-label", fmt(label, { bid: bid + delta }));
+      if (deltas.includes(delta)) button.addEventListener("click", () => onAdjust(delta));
+      else {
+        button.disabled = true;
+        button.title = gettext("A bid of 0 cannot go lower");
+      }
+      row.append(button);
+    });
+  panel.append(row);
+  return panel;
+}
+
+/* The table's special cards (R20) at a glance: each one's symbol and name, its effect on hover. */
+export function renderSpecialCards(box, options) {
+  if (!box) return;
+  const codes = (options || []).flatMap((option) => SPECIAL_OPTIONS[option] || []);
+  box.hidden = !codes.length;
+  box.replaceChildren();
+  if (!codes.length) return;
+  box.append(el("span", "label", gettext("special cards:")));
+  codes.forEach((code, i) => {
+    const item = el("span", "special-card");
+    item.title = cardHint(code);
+    item.dataset.card = code;
+    item.append(kindIcon(cardKind(code), 14), " " + specialName(cardKind(code)) + (i < codes.length - 1 ? "," : ""));
+    box.append(" ", item);
+  });
+}
+
 /* Your hand, fanned: each card is a button as wide as the strip of it that shows, so a click
    lands on the card you see. */
-export function renderHand(scene, { legal, onPlay }) {
+export function renderHand(scene, { legal, onPlay, chosen = null, received = null }) {
   const hand = $("hand");
   hand.replaceChildren();
   const note = $("hand-note");
@@ -303,7 +443,8 @@ export function renderHand(scene, { legal, onPlay }) {
   if (scene.hand === null && cards.length) {  // R9
     note.textContent = gettext("Blind round: you cannot see your own card, only the others'. Bid on what you see; the trick plays itself.");
   }
-  const legalCards = legal && legal.cards ? legal.cards : null;
+  // Cards to play, or after a Juggler's trick to pass (R24): chosen the same way.
+  const legalCards = legal && (legal.cards || legal.passes) ? legal.cards || legal.passes : null;
   cards.forEach((code) => {
     let card;
     if (code && legalCards) {
@@ -312,10 +453,13 @@ export function renderHand(scene, { legal, onPlay }) {
       card.dataset.legal = String(playable);
       if (playable) card.classList.add("legal");
       else { card.disabled = true; card.title = cardLabel(code) + " — " + gettext("not playable now"); }
+      if (chosen !== null) card.setAttribute("aria-pressed", String(code === chosen));
+      if (code === chosen) card.classList.add("chosen");
     } else {
       card = cardElement(code, { testid: "hand-card" });
       card.dataset.legal = "false";
     }
+    if (received && code === received) card.classList.add("received");
     hand.append(card);
   });
   layoutHand();
@@ -519,13 +663,9 @@ export function roundSummary(scene, { round, points, totals, lastTrick, blindCar
     box.append(reveal);
   }
   if (lastTrick) {
-    const trick = el("div", "row");
-    lastTrick.cards.forEach(({ seat, card }) => {
-      const cell = el("figure", "played" + (seat === lastTrick.winner ? " winner" : ""));
-      cell.append(cardElement(card, { small: true }), el("figcaption", null, playerName(scene, seat)));
-      trick.append(cell);
-    });
-    box.append(el("p", "note", fmt(gettext("Last trick, won by %(name)s:"), { name: playerName(scene, lastTrick.winner) })), trick);
+    box.append(el("p", "note", wonBy(scene, lastTrick.winner) === null
+      ? gettext("Last trick, won by nobody (the Bomb):")
+      : fmt(gettext("Last trick, won by %(name)s:"), { name: playerName(scene, lastTrick.winner) })), trickRow(scene, lastTrick));
   }
   const table = el("table");
   const head = table.createTHead().insertRow();

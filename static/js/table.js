@@ -5,7 +5,7 @@
    never holds a card its player may not see: the server sends only this player's share. */
 import { gettext, fmt } from "./i18n.js";
 import { fetchJSON, fetchAll, LiveSocket } from "./net.js";
-import { cardLabel, suitText } from "./cards.js";
+import { NAMES_A_SUIT, SHAPESHIFTER, WEREWOLF, cardElement, cardKind, cardLabel, suitOf, suitText } from "./cards.js";
 import * as sound from "./sound.js";
 import { startChat } from "./chat.js";
 import * as draw from "./table-view.js";
@@ -46,6 +46,10 @@ function startTable() {
   let overdueSynced = null;
   let paceName = readPace();
   let leaving = false;
+  let declaring = null;          // a Juggler, Cloud or Shapeshifter clicked: what it plays as is asked (R24, R25)
+  let receivedCard = null;       // the card passed to you after a Juggler's trick (R24), marked in your hand
+  let noticeKind = null;         // what the notice on the table says: "werewolf" or "adjust"
+  let noticeTimer = null;
   const guide = startGuide();
 
   const pace = () => PACES[paceName];
@@ -66,9 +70,11 @@ function startTable() {
       round: round && {
         number: round.number, cards: round.cards, dealer: round.dealer, trump_card: round.trump_card,
         trump: round.trump, phase: round.phase, bids: [...round.bids], tricks_won: [...round.tricks_won],
+        werewolf: round.werewolf === undefined ? null : round.werewolf,
       },
       trick: round ? round.trick.cards.map((c) => ({ ...c })) : [],
       trickWinner: null,
+      trickBombed: false,
       lastTrick,
       hand: v.hand ? [...v.hand] : null,
       hiddenCount: v.hand === null && round && round.phase !== "done" ? round.cards - round.tricks_won.reduce((a, b) => a + b, 0) : 0,
@@ -87,6 +93,7 @@ function startTable() {
     if (next.you !== initialYou) { location.reload(); return; }  // you took or left a seat elsewhere
     const previousStatus = view.status;
     const same = JSON.stringify(next) === JSON.stringify(view);
+    if (next.seq !== view.seq) declaring = null;  // the turn moved on (a timer, a push): ask again
     view = next;
     if (previousStatus !== view.status) showSections();
     if (view.status === "open") { draw.renderWaiting(view); return; }
@@ -159,9 +166,13 @@ function startTable() {
         scene.round = {
           number: p.round, cards: p.round, dealer: p.dealer, trump_card: null, trump: null,
           phase: "bidding", bids: new Array(scene.seats).fill(null), tricks_won: new Array(scene.seats).fill(0),
+          werewolf: null,
         };
         scene.trick = [];
         scene.trickWinner = null;
+        scene.trickBombed = false;
+        hideNotice();
+        showReceived(null);
         scene.lastTrick = null;
         scene.hand = p.hand ? [...p.hand] : null;
         scene.hiddenCount = p.hand ? 0 : p.round;
@@ -175,20 +186,39 @@ function startTable() {
       case "trump_turned":
         if (round) {
           round.trump_card = p.card;
-          round.trump = p.card && "RGBY".includes(p.card[0]) ? { R: "red", G: "green", B: "blue", Y: "yellow" }[p.card[0]] : null;
-          if (p.card && p.card[0] === "W") round.phase = "choosing_trump";
+          round.trump = suitOf(p.card);  // R5, R6; a special card turned up is no trump (R20)…
+          if (p.card && (cardKind(p.card) === "wizard" || p.card === "DR")) round.phase = "choosing_trump";  // …but the Dragon
         }
         render();
         await wait(pace().trump, quick);
         break;
+      case "werewolf": {  // R23: the holder lays the Werewolf in place of the turned-up card
+        if (round) { round.trump_card = WEREWOLF; round.trump = null; round.phase = "choosing_trump"; round.werewolf = p.seat; }
+        const swap = (cards) => [...cards.filter((c) => c !== WEREWOLF), p.card];
+        if (p.seat === scene.you && scene.hand) scene.hand = swap(scene.hand);
+        const seen = scene.visible_hands[String(p.seat)];
+        if (seen) scene.visible_hands = { ...scene.visible_hands, [String(p.seat)]: swap(seen) };
+        scene.to_act = p.seat;
+        const text = p.seat === scene.you
+          ? fmt(gettext("You lay the Werewolf and take %(card)s; you choose trump."), { card: cardLabel(p.card) })
+          : fmt(gettext("%(name)s lays the Werewolf and takes %(card)s; %(name)s chooses trump."), { name: name(p.seat), card: cardLabel(p.card) });
+        announce(text);
+        showNotice("werewolf", text, { card: p.card });
+        render();
+        await wait(pace().hold, quick);
+        break;
+      }
       case "trump_chosen":
-        if (round) { round.trump = p.suit; round.phase = "bidding"; }
-        announce(fmt(gettext("%(name)s chooses %(suit)s as trump."), { name: name(p.seat), suit: suitText(p.suit) }));
+        if (round) { round.trump = p.suit === "none" ? null : p.suit; round.phase = "bidding"; }
+        announce(p.suit === "none"
+          ? fmt(gettext("%(name)s chooses no trump."), { name: name(p.seat) })
+          : fmt(gettext("%(name)s chooses %(suit)s as trump."), { name: name(p.seat), suit: suitText(p.suit) }));
         scene.to_act = p.seat;
         render();
         await wait(pace().trump, quick);
         break;
       case "bid":
+        if (noticeKind === "werewolf") hideNotice();
         if (round) round.bids[p.seat] = p.bid;
         scene.to_act = p.seat;
         announce(fmt(gettext("%(name)s bids %(bid)s."), { name: name(p.seat), bid: p.bid }));
@@ -197,9 +227,12 @@ function startTable() {
         break;
       case "play": {
         if (round) round.phase = "playing";
-        if (scene.trickWinner !== null) { scene.trick = []; scene.trickWinner = null; }
+        if (scene.trickWinner !== null || scene.trickBombed) { scene.trick = []; scene.trickWinner = null; scene.trickBombed = false; }
+        if (noticeKind === "werewolf") hideNotice();
         const from = originOf(p.seat, p.card);
-        scene.trick.push({ seat: p.seat, card: p.card });
+        // A Juggler or Cloud carries the suit named, a Shapeshifter its shape (R24, R25).
+        const declared = p.suit || p.as || null;
+        scene.trick.push({ seat: p.seat, card: p.card, ...(p.suit ? { suit: p.suit } : {}), ...(p.as ? { as: p.as } : {}) });
         if (p.seat === scene.you) {
           if (scene.hand) scene.hand = scene.hand.filter((c) => c !== p.card);
           else scene.hiddenCount = Math.max(0, scene.hiddenCount - 1);
@@ -208,7 +241,7 @@ function startTable() {
           scene.visible_hands = { ...scene.visible_hands, [String(p.seat)]: scene.visible_hands[String(p.seat)].filter((c) => c !== p.card) };
         }
         scene.to_act = p.seat;
-        announce(fmt(gettext("%(name)s plays %(card)s."), { name: name(p.seat), card: cardLabel(p.card) }));
+        announce(fmt(gettext("%(name)s plays %(card)s."), { name: name(p.seat), card: cardLabel(p.card, declared) }));
         render();
         if (!quick) sound.cardPlayed();
         flyIn(p.seat, from, quick);
@@ -216,18 +249,67 @@ function startTable() {
         break;
       }
       case "trick_won": {
-        scene.trickWinner = p.seat;
-        if (round) round.tricks_won[p.seat] += 1;
-        scene.lastTrick = { winner: p.seat, cards: scene.trick.map((c) => ({ ...c })) };
+        const bombed = p.seat === null || p.seat === undefined;  // R22: a trick holding the Bomb is nobody's
+        scene.trickWinner = bombed ? null : p.seat;
+        scene.trickBombed = bombed;
+        if (round && !bombed) round.tricks_won[p.seat] += 1;
+        scene.lastTrick = { winner: bombed ? null : p.seat, cards: scene.trick.map((c) => ({ ...c })) };
         scene.to_act = null;
-        announce(fmt(gettext("%(name)s wins the trick."), { name: name(p.seat) }));
+        const leads = p.leads === undefined || p.leads === null ? null : p.leads;
+        announce(!bombed ? fmt(gettext("%(name)s wins the trick."), { name: name(p.seat) })
+          : leads === null ? gettext("Nobody takes the trick: it holds the Bomb.")
+            : fmt(gettext("Nobody takes the trick: it holds the Bomb. %(name)s leads next."), { name: name(leads) }));
         render();
         if (!quick) sound.trickWon();
         await wait(pace().hold, quick);
-        sweep(p.seat, quick);  // runs on while the next events (or your next move) come
+        sweep(bombed ? null : p.seat, quick);  // runs on while the next events (or your next move) come
         scene.trick = [];
         scene.trickWinner = null;
+        scene.trickBombed = false;
+        if (receivedCard) showReceived(null);  // the trick after the pass is over: the notice has done its job
         render();
+        break;
+      }
+      case "adjust": {  // R24: the Cloud's winner changes their bid
+        const bid = round && round.bids[p.seat] !== null ? round.bids[p.seat] + p.delta : null;
+        if (round) round.bids[p.seat] = bid;
+        scene.to_act = p.seat;
+        const text = fmt(p.delta > 0 ? gettext("%(name)s raises their bid to %(bid)s (the Cloud).")
+          : gettext("%(name)s lowers their bid to %(bid)s (the Cloud)."), { name: name(p.seat), bid });
+        announce(text);
+        showNotice("adjust", text, { ms: pace().hold * 1.5 });
+        render();
+        await wait(pace().bid, quick);
+        break;
+      }
+      case "pass": {  // R24: a card chosen to pass to the left; only its giver sees which
+        if (round) round.phase = "passing";
+        const mine = p.seat === scene.you && p.card;
+        if (mine && scene.hand) scene.hand = scene.hand.filter((c) => c !== p.card);
+        scene.to_act = p.seat;
+        announce(mine
+          ? fmt(gettext("You pass %(card)s to %(name)s."), { card: cardLabel(p.card), name: name((p.seat + 1) % scene.seats) })
+          : fmt(gettext("%(name)s has chosen a card to pass."), { name: name(p.seat) }));
+        render();
+        if (!quick) sound.cardPlayed();
+        await wait(p.seat === scene.you ? 0 : pace().bid, quick);
+        break;
+      }
+      case "cards_passed": {  // R24: the cards change hands; you see the one you received
+        if (round) round.phase = "playing";
+        scene.to_act = null;
+        const you = scene.you;
+        const from = you === null ? null : (you - 1 + scene.seats) % scene.seats;
+        const received = from === null || !p.cards ? null : p.cards[from];
+        if (received && scene.hand && !scene.hand.includes(received)) scene.hand = [...scene.hand, received];
+        if (received) {
+          showReceived(received, name(from));
+          announce(fmt(gettext("You received %(card)s from %(name)s."), { card: cardLabel(received), name: name(from) }));
+        } else {
+          announce(gettext("The passed cards change hands."));
+        }
+        render();
+        await wait(pace().trump, quick);
         break;
       }
       case "round_scored":
@@ -315,12 +397,13 @@ function startTable() {
       { duration: pace().play * 0.9, easing: "cubic-bezier(.2,.7,.3,1)" });
   }
 
+  /* The trick goes to its winner's seat; a bombed one (winner null, R22) goes up in smoke. */
   function sweep(winner, quick) {
-    const chip = document.querySelector('[data-testid="seat-' + winner + '"]');
+    const chip = winner === null ? null : document.querySelector('[data-testid="seat-' + winner + '"]');
     const cards = document.querySelectorAll('#trick [data-testid="trick-card"]');
-    if (!chip || !cards.length || still(quick)) return;
+    if ((!chip && winner !== null) || !cards.length || still(quick)) return;
     const layer = $("fly-layer");
-    const target = chip.getBoundingClientRect();
+    const target = chip ? chip.getBoundingClientRect() : $("trick").getBoundingClientRect();
     const base = layer.getBoundingClientRect();
     cards.forEach((card) => {
       const box = card.getBoundingClientRect();
@@ -351,7 +434,7 @@ function startTable() {
   function render() {
     const focused = document.activeElement;
     const key = focused && focused.closest && focused.closest("#controls, #hand")
-      ? ["card", "bid", "suit"].map((k) => focused.dataset[k] !== undefined ? `[data-${k}="${focused.dataset[k]}"]` : "").join("")
+      ? ["card", "bid", "suit", "declare", "delta"].map((k) => focused.dataset[k] !== undefined ? `[data-${k}="${focused.dataset[k]}"]` : "").join("")
       : "";
     drawScene();
     if (key) {
@@ -370,7 +453,10 @@ function startTable() {
     draw.renderTrick(showing);
     draw.renderLastTrick(showing, showingLastTrick);
     renderControls(calm);
-    draw.renderHand(showing, { legal: calm && !moving() ? view.legal : null, onPlay: (card) => sendMove({ type: "play", card }) });
+    const choosing = calm && !moving();
+    draw.renderHand(showing, {
+      legal: choosing ? view.legal : null, onPlay: chooseCard, chosen: choosing ? declaring : null, received: receivedCard,
+    });
     if (calm) {  // results show once the events that led to them have been played out
       draw.renderScores(view);
       draw.renderGameOver(view, ratings);
@@ -467,6 +553,75 @@ function startTable() {
     if (!myTurn || moving()) return;
     if (view.legal.bids) controls.append(draw.bidPanel(view.round, view.legal.bids, (bid) => sendMove({ type: "bid", bid })));
     if (view.legal.suits) controls.append(draw.trumpPanel(view.legal.suits, (suit) => sendMove({ type: "trump", suit })));
+    if (view.legal.cards && declaring && view.legal.cards.includes(declaring)) {
+      controls.append(draw.declarePanel(declaring, view.round, declare, cancelDeclare));
+    }
+    if (view.legal.passes) controls.append(draw.passPanel(scene));
+    if (view.legal.adjust) controls.append(draw.adjustPanel(view.round, view.you, view.legal.adjust, (delta) => sendMove({ type: "adjust", delta })));
+  }
+
+  /* A card of your hand clicked: passed after a Juggler's trick (R24); a Juggler, Cloud or
+     Shapeshifter first asks what it plays as (R24, R25); any other card is played. */
+  function chooseCard(card) {
+    if (view.legal && view.legal.passes) { declaring = null; sendMove({ type: "pass", card }); return; }
+    if (NAMES_A_SUIT.includes(card) || card === SHAPESHIFTER) {
+      declaring = card;
+      render();
+      const first = document.querySelector("#controls [data-declare]");
+      if (first) first.focus({ preventScroll: true });
+      return;
+    }
+    declaring = null;
+    sendMove({ type: "play", card });
+  }
+
+  function declare(choice) {
+    const card = declaring;
+    declaring = null;
+    if (!card) return;
+    sendMove(card === SHAPESHIFTER ? { type: "play", card, as: choice } : { type: "play", card, suit: choice });
+  }
+
+  function cancelDeclare() {
+    const card = declaring;
+    declaring = null;
+    render();
+    const again = card && document.querySelector('#hand [data-card="' + card + '"]');
+    if (again) again.focus({ preventScroll: true });
+  }
+
+  /* A notice on the table: the Werewolf's swap (until the bidding goes on) or a Cloud's change. */
+  function showNotice(kind, text, { card = null, ms = null } = {}) {
+    const box = $("table-notice");
+    box.replaceChildren();
+    if (card) box.append(cardElement(card, { small: true }), " ");
+    box.append(document.createTextNode(text));
+    box.dataset.kind = kind;
+    box.hidden = false;
+    noticeKind = kind;
+    clearTimeout(noticeTimer);
+    if (ms) noticeTimer = setTimeout(hideNotice, ms);
+  }
+
+  function hideNotice() {
+    clearTimeout(noticeTimer);
+    noticeKind = null;
+    const box = $("table-notice");
+    box.hidden = true;
+    box.replaceChildren();
+  }
+
+  /* The card you received after a Juggler's trick (R24), named above your hand until you have
+     played the trick after it; null hides the notice. */
+  function showReceived(card, from) {
+    receivedCard = card;
+    const box = $("pass-received");
+    box.replaceChildren();
+    box.hidden = !card;
+    if (!card) return;
+    box.dataset.card = card;
+    box.append(cardElement(card, { small: true }), " ",
+      document.createTextNode(fmt(gettext("You received %(card)s from %(name)s."), { card: cardLabel(card), name: from })));
   }
 
   function turnEffects(calm) {
@@ -496,6 +651,10 @@ function startTable() {
 
   function showSections() {
     const open = view.status === "open";
+    // The special cards' tag (R20) sits with the options that show: the waiting room's, then the table's facts.
+    const specials = $("special-cards");
+    const home = $(open ? "waiting-tags" : "facts-tags");
+    if (specials && home && specials.parentElement !== home) home.append(specials);
     $("waiting-room").hidden = !open;
     $("table-layout").hidden = open;
     if ($("watching")) $("watching").hidden = open;
@@ -517,8 +676,12 @@ function startTable() {
     box.querySelector(".text").textContent = event.type === "bid"
       ? fmt(gettext("Your time ran out: the server bid %(bid)s for you."), { bid: p.bid })
       : event.type === "play"
-        ? fmt(gettext("Your time ran out: the server played %(card)s for you."), { card: cardLabel(p.card) })
-        : fmt(gettext("Your time ran out: the server chose %(suit)s as trump for you."), { suit: suitText(p.suit) });
+        ? fmt(gettext("Your time ran out: the server played %(card)s for you."), { card: cardLabel(p.card, p.suit || p.as || null) })
+        : event.type === "pass"
+          ? fmt(gettext("Your time ran out: the server passed %(card)s for you."), { card: cardLabel(p.card) })
+          : event.type === "adjust"
+            ? fmt(gettext("Your time ran out: the server changed your bid by %(delta)s for you."), { delta: (p.delta > 0 ? "+" : "−") + Math.abs(p.delta) })
+            : fmt(gettext("Your time ran out: the server chose %(suit)s as trump for you."), { suit: suitText(p.suit) });
     box.hidden = false;
     clearTimeout(autoNotice.timer);
     autoNotice.timer = setTimeout(() => { box.hidden = true; }, 10000);
@@ -704,6 +867,7 @@ function startTable() {
   window.addEventListener("resize", () => draw.layoutHand());
   // Keyboard play: the arrow keys move between the cards of your hand or the bid buttons.
   document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && declaring) { cancelDeclare(); event.preventDefault(); return; }
     if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
     const row = event.target.closest && event.target.closest("#hand, #controls");
     if (!row) return;
@@ -722,6 +886,7 @@ function startTable() {
   if (header) { measure(); new ResizeObserver(measure).observe(header); }
 
   chat = startChat();
+  draw.renderSpecialCards($("special-cards"), view.special_cards);
   showSections();
   render();
   setInterval(tick, 250);
