@@ -73,6 +73,20 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         return fastjson.dumps(content)
 
     quota: socket_quota.SocketQuota | None = None
+    groups: tuple[str, ...] = ()
+    online: presence.Presence | None = None  # counted as one of the user's open sockets
+
+    async def _join_and_accept(self) -> None:
+        """Join the socket's groups and accept it. A client gone meanwhile (the accept fails,
+        and no disconnect follows) must not stay counted as online."""
+        try:
+            for group in self.groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+            await self.accept()
+        except BaseException:
+            await _absent(self.online)
+            self.online = None
+            raise
 
     async def _count_socket(self, user_id: int) -> None:
         """Count this accepted socket among its user's (MAX_SOCKETS_PER_USER)."""
@@ -136,9 +150,7 @@ class GameConsumer(FastJsonConsumer):
             self.groups = (push.seat_group(self.game_id, user.pk), push.user_group(user.pk))
         if not playing:
             self.groups += (push.watch_group(self.game_id),)
-        for group in self.groups:
-            await self.channel_layer.group_add(group, self.channel_name)
-        await self.accept()
+        await self._join_and_accept()
         if user.is_authenticated:
             await self._count_socket(user.pk)
             self.muted = await in_db(_blocked_names)(user.pk)
@@ -148,12 +160,13 @@ class GameConsumer(FastJsonConsumer):
             self.watching = await presence.Watching(self.game_id).start()
 
     async def disconnect(self, code: int) -> None:
-        for group in self.groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        # The counts first: a failing group_discard must not leave the user "online".
         await _absent(self.online)
         if self.watching is not None:
             await self.watching.stop()
         await socket_quota.stop(self.quota)
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -298,16 +311,14 @@ class MeConsumer(FastJsonConsumer):
         user = self.scope["user"]
         self.online = await _present(user.pk)
         self.groups = (push.me_group(user.pk), push.user_group(user.pk))
-        for group in self.groups:
-            await self.channel_layer.group_add(group, self.channel_name)
-        await self.accept()
+        await self._join_and_accept()
         await self._count_socket(user.pk)
 
     async def disconnect(self, code: int) -> None:
+        await _absent(self.online)  # the counts first, as for a game socket
+        await socket_quota.stop(self.quota)
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
-        await _absent(self.online)
-        await socket_quota.stop(self.quota)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         return None  # nothing to ask: the client fetches its lists over REST

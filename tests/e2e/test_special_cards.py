@@ -33,7 +33,7 @@ pytestmark = pytest.mark.e2e
 
 ALL = ["dragon_fairy", "bomb", "werewolf", "juggler", "cloud", "shapeshifter"]
 ROUNDS = 8  # a Juggler in play and one of the three declared cards in your hand: most games
-MAX_GAMES = 4  # …and more games until both have come, up to this many
+MAX_GAMES = 6  # …and more games until both have come, up to this many
 SUITS = ["red", "green", "blue", "yellow"]
 
 MY_TURN_OR_OVER = (
@@ -152,7 +152,8 @@ def my_decision(player: Player, rng: random.Random, seen: Seen, artifacts: Path,
         assert sorted(shown["legal"]) == sorted(legal["passes"]), (shown, legal)
         assert shown["focused"] == "hand-card", f"focus is on {shown['focused']!r}"
         shoot(player, seen, "pass", artifacts, size)
-        choice = rng.choice(legal["passes"])
+        kept = [code for code in legal["passes"] if code not in ("JU", "CL", "SH")]
+        choice = rng.choice(kept or legal["passes"])  # a card to declare is kept to be played
         target, move = f'#hand button.legal[data-card="{choice}"]', f"pass {choice}"
         seen.passes += 1
         seen.awaiting_received = True
@@ -166,7 +167,11 @@ def my_decision(player: Player, rng: random.Random, seen: Seen, artifacts: Path,
         move = f"adjust {delta:+d}"
         seen.adjusts += 1
     else:
-        choice = rng.choice(legal["cards"])
+        # A Juggler, Cloud or Shapeshifter is played as soon as it may be, until one has been:
+        # passed on or held to the end by chance, it would leave the picker untried.
+        declarable = [code for code in legal["cards"] if code in ("JU", "CL", "SH")]
+        untried = declarable and not seen.suit_picker + seen.shape_choice
+        choice = rng.choice(declarable if untried else legal["cards"])
         target, move = f'#hand button.legal[data-card="{choice}"]', f"play {choice}"
         if choice in ("JU", "CL", "SH"):
             page.click(target)  # asks first: nothing is sent yet

@@ -273,3 +273,26 @@ async def test_a_block_silences_an_open_socket_at_once_and_its_lifting_restores_
     assert not await heard_by_the_blocker("during")
     assert (await db(people[0].client.delete, block)).status_code == 204
     assert await heard_by_the_blocker("after")
+
+
+async def test_a_socket_whose_client_left_during_the_handshake_does_not_stay_online(
+    sockets: Sockets, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The accept fails (the client is gone) and no disconnect follows: the count it took on
+    connect is given back, so the player is not shown online for ever."""
+    from games import presence
+    from games.consumers import GameConsumer
+
+    game_id, people = await db(table, 3)
+
+    async def client_gone(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise ConnectionResetError("the client left during the handshake")
+
+    monkeypatch.setattr(GameConsumer, "accept", client_gone)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{game_id}/?token={people[1].token}"
+    )
+    with pytest.raises(ConnectionResetError):
+        await communicator.connect()
+    assert not await db(presence.is_connected, people[1].user_id)
+    assert (await db(table_presence, game_id))["offline"] == [0, 1, 2]
