@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from games.engine.cards import CARDS, DRAGON, FACES, FAIRY, SUITS
+from games.engine.cards import CARDS, DRAGON, FACES, FAIRY, SUITS, face
 from games.engine.expert import DEFAULT_BUDGET_MS, ExpertBot
 from games.engine.history import round_history
 from games.engine.moves import NO_TRUMP, Adjust, Bid, ChooseTrump, Move, Pass, Play, declarations
@@ -182,8 +182,7 @@ def _plays(legal: list[str]) -> list[Play]:
 
 
 def _face(card: TrickCard) -> str:
-    declared = card.get("suit") or card.get("as")
-    return card["card"] if declared is None else f"{card['card']}:{declared}"
+    return face(card["card"], card.get("suit") or card.get("as"))
 
 
 # How strong a face is in a trick: the Dragon above all, a Wizard (or a Shapeshifter played as

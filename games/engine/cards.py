@@ -8,7 +8,7 @@ rules of a trick (lead suit, winner) read faces, so a Juggler named red is a red
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 from games.engine.errors import IllegalCard, Invalid
 
@@ -133,6 +133,11 @@ def special_options(codes: tuple[str, ...] | list[str]) -> list[str]:
 def face(code: str, declared: str | None = None) -> str:
     """The face of a card played with this declaration (a suit, or a Shapeshifter's shape)."""
     return code if declared is None else f"{code}:{declared}"
+
+
+def declaration_key(code: str) -> Literal["suit", "as"]:
+    """The field a declaration travels in: `as` for a Shapeshifter (R25), else `suit` (R24)."""
+    return "as" if code == SHAPESHIFTER else "suit"
 
 
 def split_face(played: str) -> tuple[str, str | None]:

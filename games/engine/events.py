@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final, Literal, NotRequired, TypedDict, TypeVar, get_args
 
+from games.engine.cards import declaration_key
+
 GAME_STARTED: Final = "game_started"
 DEAL: Final = "deal"
 TRUMP_TURNED: Final = "trump_turned"
@@ -220,7 +222,7 @@ def play(*, seat: int, card: str, declared: str | None = None, auto: bool = Fals
     (R25)."""
     event: CardPlayed = {"type": PLAY, "seat": seat, "card": card}
     if declared is not None:
-        event["as" if declared in ("wizard", "jester") else "suit"] = declared
+        event[declaration_key(card)] = declared
     return _decision(event, auto)
 
 

@@ -5,7 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from games.engine.cards import CARDS, DECK, NAMES_A_SUIT, SHAPES, SHAPESHIFTER, SUITS, face
+from games.engine.cards import (
+    CARDS,
+    DECK,
+    NAMES_A_SUIT,
+    SHAPES,
+    SHAPESHIFTER,
+    SUITS,
+    declaration_key,
+    face,
+)
 from games.engine.errors import IllegalBid, IllegalCard, Invalid
 
 NO_TRUMP: Final = "none"  # only the Werewolf's holder may choose it (R23)
@@ -35,7 +44,7 @@ class Play:
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"type": "play", "card": self.card}
         if self.declared is not None:
-            body["as" if self.card == SHAPESHIFTER else "suit"] = self.declared
+            body[declaration_key(self.card)] = self.declared
         return body
 
 
@@ -124,7 +133,7 @@ def _declared(code: str, body: dict[Any, Any]) -> str | None:
     """R24, R25: the suit named for a Juggler or Cloud, the shape of a Shapeshifter; no other
     card takes either."""
     allowed = declarations(code)
-    key = "as" if code == SHAPESHIFTER else "suit"
+    key = declaration_key(code)
     declared = body.get(key)
     other = body.get("suit" if key == "as" else "as")
     if other is not None or (allowed == (None,) and declared is not None):

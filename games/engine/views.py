@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Literal, NotRequired, TypedDict, final
 
 from games.engine import events as ev
-from games.engine.cards import SHAPESHIFTER, sort_hand, split_face
+from games.engine.cards import declaration_key, sort_hand, split_face
 from games.engine.events import Event
 from games.engine.rules import decision, legal_adjustments, legal_bids, legal_cards, legal_suits
 from games.engine.state import Phase, ScoreRecord, State, Trick
@@ -208,7 +208,7 @@ def trick_card(seat: int, shown: str) -> TrickCard:
     code, declared = split_face(shown)
     card: TrickCard = {"seat": seat, "card": code}
     if declared is not None:
-        card["as" if code == SHAPESHIFTER else "suit"] = declared
+        card[declaration_key(code)] = declared
     return card
 
 
