@@ -24,6 +24,8 @@ class DecisionKind(models.TextChoices):
     TRUMP = "trump", "trump"
     BID = "bid", "bid"
     PLAY = "play", "play"
+    PASS = "pass", "pass"  # R24
+    ADJUST = "adjust", "adjust"  # R24
 
 
 class ReviewedDecision(models.Model):
@@ -34,10 +36,10 @@ class ReviewedDecision(models.Model):
     seq = models.PositiveIntegerField()  # the decision's event
     seat = models.PositiveSmallIntegerField()
     round = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=5, choices=DecisionKind.choices)
-    # As in a move body: a bid's number, a card code, a suit.
-    choice = models.CharField(max_length=8)
-    expert_choice = models.CharField(max_length=8)
+    kind = models.CharField(max_length=6, choices=DecisionKind.choices)
+    # A bid's number, a card's face (`R7`, `JU:red`, `SH:wizard`), `+1` or `-1`, a suit.
+    choice = models.CharField(max_length=16)
+    expert_choice = models.CharField(max_length=16)
     # Expected points (R14) of the expert's choice minus the player's, from its own search (≥ 0).
     points = models.FloatField()
 

@@ -16,11 +16,12 @@ from review.models import GameReview, ReviewedDecision
 
 class ReviewedDecisionView(TypedDict):
     """One decision of the caller and the expert's opinion of it (`choice` and `expert`: the
-    bid as a number in a string, a card code, or a suit)."""
+    bid as a number in a string, a card's face (a code, or `JU:red`, `SH:wizard`), the card
+    passed, the Cloud's change `+1` or `-1`, or a suit)."""
 
     seq: int
     round: int
-    kind: Literal["trump", "bid", "play"]
+    kind: Literal["trump", "bid", "play", "pass", "adjust"]
     choice: str
     expert: str
     matched: bool

@@ -19,7 +19,15 @@ from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 
-from tests.games.helpers import Player, register_player
+from games import engine
+from tests.games.helpers import (
+    SPECIAL_CARDS,
+    SPECIAL_SEED,
+    Player,
+    play_auto,
+    register_player,
+    seat_players,
+)
 from tests.live.helpers import Sockets
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "") == "1"
@@ -54,6 +62,19 @@ def make_player(db: None) -> Callable[..., Player]:
         return register_player(username or f"player{next(numbers)}")
 
     return make
+
+
+@pytest.fixture
+def special_game(
+    make_player: Callable[..., Player], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, list[Player]]:
+    """A finished game of three people with every special card, dealt from SPECIAL_SEED (it
+    shows every effect), each decision R16's and R26's, made by the player through REST."""
+    monkeypatch.setattr(engine, "new_seed", lambda: SPECIAL_SEED)
+    people = [make_player() for _ in range(3)]
+    game_id = seat_players(people, special_cards=SPECIAL_CARDS, rounds=5, blind_first_round=False)
+    play_auto(game_id, people)
+    return game_id, people
 
 
 @pytest.fixture

@@ -44,7 +44,7 @@ class ExpertBot:
         budget_ms: float = DEFAULT_BUDGET_MS,
         samples: int | None = None,
     ) -> None:
-        self._seed = seed
+        self.seed = seed
         self.budget_ms = budget_ms
         self.samples = samples  # a cap on the deals sampled per decision (None: the budget's)
 
@@ -59,9 +59,7 @@ class ExpertBot:
         if "bids" in legal:
             return Bid(search.bid(legal["bids"]))
         if "cards" not in legal:
-            raise ValueError(
-                "The search knows the 60 cards only (bots.bot_move picks another bot)."
-            )
+            raise ValueError("At a table with special cards bots.bot_move asks special_search.")
         return Play(DECK_CODES[search.card([CARD_INDEX[code] for code in legal["cards"]])])
 
     def rng_for(self, knowledge: Knowledge) -> random.Random:
@@ -69,7 +67,7 @@ class ExpertBot:
         # One stream per decision, so a replayed game asks the same questions of the same dice.
         made = sum(b is not None for b in knowledge.bids)
         played = knowledge.cards * knowledge.players - sum(knowledge.sizes)
-        return random.Random(f"{self._seed}:{knowledge.cards}:{made}:{played}:{knowledge.seat}")
+        return random.Random(f"{self.seed}:{knowledge.cards}:{made}:{played}:{knowledge.seat}")
 
 
 class Search:
@@ -167,7 +165,7 @@ class Search:
         while not rows or (
             time.perf_counter() < self.deadline
             and (self.samples is None or len(rows) < self.samples)
-            and not (len(rows) % CHECK_EVERY == 0 and _settled(rows, totals))
+            and not (len(rows) % CHECK_EVERY == 0 and settled(rows, totals))
         ):
             hands = sample_hands(self.knowledge, self.rng)
             weight = self._likelihood(hands)
@@ -191,7 +189,7 @@ class Search:
         return math.exp(-misfit / (2 * BID_SPREAD**2))
 
 
-def _settled(rows: list[tuple[float, list[float]]], totals: list[float]) -> bool:
+def settled(rows: list[tuple[float, list[float]]], totals: list[float]) -> bool:
     """Whether the leader is ahead of the runner-up by far more than chance explains (paired
     over the same deals), or no deal tells the candidates apart: more deals would not help."""
     if len(rows) < MIN_SAMPLES:

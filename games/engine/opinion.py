@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.engine import special_search
 from games.engine.cards import DECK_CODES, SUITS
 from games.engine.expert import ExpertBot, Question, Search
 from games.engine.knowledge import read_knowledge
@@ -59,6 +60,26 @@ def second_opinion(
     best = max(range(len(candidates)), key=means.__getitem__)
     gain = means[best] - means[candidates.index(made)]
     return Opinion(best=_move(chosen, candidates[best]), gain=gain)
+
+
+def special_opinion(
+    seen: special_search.Seen,
+    chosen: Move,
+    *,
+    seed: int | str | None,
+    budget_ms: float,
+    samples: int | None = None,
+) -> Opinion:
+    """The same at a table with special cards (R20): `chosen`, a legal move of `seen.seat`,
+    against the moves special_search weighs, on the same sampled deals."""
+    moves = special_search.candidates(seen)
+    moves = moves if chosen in moves else [*moves, chosen]
+    if len(moves) == 1:  # a forced move: nothing to compare
+        return Opinion(best=chosen, gain=0.0)
+    rng = special_search.rng_for(seen, seed)
+    means = special_search.means(seen, moves, rng, budget_ms, samples)
+    best = max(range(len(moves)), key=means.__getitem__)
+    return Opinion(best=moves[best], gain=means[best] - means[moves.index(chosen)])
 
 
 def _move(like: Move, index: int) -> Move:

@@ -252,12 +252,21 @@ def take_turn(
     With `auto_blind` off, the blind trick (R9) is left for blind_step to play card by card.
     Raises a Refusal, leaving `state` unchanged, when the move is not allowed.
     """
-    decision_event = _decision_event(state, seat, move, auto)
     new = state.copy()
-    events = [decision_event]
-    apply_in_place(new, decision_event)
-    _follow_rules(new, seed, events, auto_blind=auto_blind)
+    events = take_turn_in_place(new, seat, move, seed=seed, auto=auto, auto_blind=auto_blind)
     return new, events
+
+
+def take_turn_in_place(
+    state: State, seat: int, move: Move, *, seed: str, auto: bool = False, auto_blind: bool = True
+) -> list[Event]:
+    """take_turn on `state` itself, for a search's playouts: raises before any change, else
+    changes `state` and returns the events."""
+    decision_event = _decision_event(state, seat, move, auto)
+    events = [decision_event]
+    apply_in_place(state, decision_event)
+    _follow_rules(state, seed, events, auto_blind=auto_blind)
+    return events
 
 
 def blind_step(state: State, *, seed: str) -> tuple[State, list[Event]]:

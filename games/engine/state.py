@@ -83,6 +83,7 @@ class State:
     round_plays: Trick = ()  # every card played this round, in order: public (R11, R12)
     to_act: int | None = None
     werewolf: int | None = None  # R23: the seat that swapped the Werewolf this round
+    swapped: str | None = None  # R23: the card that seat took, shown to everyone
     adjusting: int | None = None  # R24: the seat whose Cloud change is awaited
     passes: list[str | None] = field(default_factory=list)  # R24: cards chosen, by seat
     passes_from: int = 0  # R24: the first seat to choose a card to pass
@@ -257,6 +258,7 @@ def _deal(state: State, event: ev.Deal) -> None:
     state.last_trick = None  # "last trick" is of this round (the API contract round.last_trick)
     state.round_plays = ()
     state.werewolf = None
+    state.swapped = None
     state.adjusting = None
     state.passes = []
     state.phase = BIDDING
@@ -280,6 +282,7 @@ def _werewolf(state: State, event: ev.WerewolfSwapped) -> None:
     state.turned_up = WEREWOLF
     state.trump = None
     state.werewolf = seat
+    state.swapped = event["card"]
     state.phase = CHOOSING_TRUMP  # R23: the holder chooses, whatever was turned up
 
 

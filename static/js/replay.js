@@ -100,12 +100,14 @@ function bidAfter(event) {
 function opinionText(opinion) {
   if (opinion.matched) return gettext("hard bot: the same choice");
   const points = Math.round(opinion.points);
-  const choice = opinion.kind === "play" ? cardLabel(opinion.expert)
+  const choice = ["play", "pass"].includes(opinion.kind) ? cardLabel(opinion.expert)
     : opinion.kind === "trump" ? suitText(opinion.expert) : opinion.expert;
   const text = {
     bid: gettext("hard bot: bid %(choice)s, about +%(points)s points"),
     play: gettext("hard bot: play %(choice)s, about +%(points)s points"),
     trump: gettext("hard bot: trump %(choice)s, about +%(points)s points"),
+    pass: gettext("hard bot: pass %(choice)s, about +%(points)s points"),
+    adjust: gettext("hard bot: change the bid by %(choice)s, about +%(points)s points"),
   }[opinion.kind];
   return fmt(text, { choice, points });
 }

@@ -8,18 +8,14 @@ import random
 import re
 from collections.abc import Callable
 
-import pytest
 from django.test import Client
 
-from games import engine, replays
+from games import replays
 from games.engine import replay
 from tests.games.helpers import (
-    SPECIAL_CARDS,
-    SPECIAL_SEED,
     Player,
     event_rows,
     game_row,
-    play_auto,
     play_to_end,
     seat_players,
 )
@@ -69,12 +65,9 @@ def test_replay_page_carries_the_frames_and_no_inline_code(
 
 
 def test_a_game_with_special_cards_replays_with_declared_cards_and_bombed_tricks(
-    make_player: Callable[..., Player], monkeypatch: pytest.MonkeyPatch
+    special_game: tuple[int, list[Player]],
 ) -> None:
-    monkeypatch.setattr(engine, "new_seed", lambda: SPECIAL_SEED)
-    players = [make_player() for _ in range(3)]
-    game_id = seat_players(players, special_cards=SPECIAL_CARDS, rounds=5, blind_first_round=False)
-    play_auto(game_id, players)
+    game_id, _ = special_game
     frames = replays.replay_frames(game_row(game_id))
     tricks = [card for frame in frames for card in frame["table"]["trick"]]
     assert all(":" not in card["card"] for card in tricks)  # a face is shown as card + suit/as

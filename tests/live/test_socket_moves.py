@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from games import engine
+from tests.games.helpers import SPECIAL_CARDS, SPECIAL_SEED
 from tests.live.helpers import (
     Sockets,
     assert_rows_consistent,
@@ -153,3 +154,34 @@ async def test_blind_first_round_plays_its_trick_alone_and_sockets_get_round_two
         assert view["round"]["last_trick"] is None and len(view["scores"]) == 1
         assert sum(view["scores"][0]["tricks"]) == 1
         assert await seat_sockets[seat].nothing()
+
+
+async def test_a_whole_game_with_every_special_card_plays_over_the_sockets(
+    sockets: Sockets, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # R20–R26 over the socket: the seed's game holds a Werewolf's swap, declared cards, a pass,
+    # a Cloud's change and a bombed trick; each seat sends R16's or R26's move with its seq.
+    monkeypatch.setattr(engine, "new_seed", lambda: SPECIAL_SEED)
+    game_id, people = await db(
+        table, 3, special_cards=SPECIAL_CARDS, rounds=5, blind_first_round=False
+    )
+    seat_sockets = await open_seats(sockets, game_id, people)
+    kinds: set[str] = set()
+    while (game := await db(game_row, game_id)).status == "active":
+        state = game.engine_state()
+        assert state is not None and state.to_act is not None
+        body = engine.auto_move(state).to_json()
+        declared = body["type"] == "play" and ("suit" in body or "as" in body)
+        kinds.add(body["type"] + ("+" if declared else ""))
+        mover = seat_sockets[state.to_act]
+        await mover.send({"type": "move", **body, "seq": game.seq})
+        while (await mover.state())["seq"] <= game.seq:  # pushes of earlier moves come first
+            pass
+    assert {"trump", "bid", "play", "play+", "pass", "adjust"} <= kinds
+    rows = await db(assert_rows_consistent, game_id)
+    assert {"werewolf", "cards_passed", "adjust", "game_over"} <= {row.type for row in rows}
+    for seat, socket in enumerate(seat_sockets):
+        await socket.drain()
+        await socket.send({"type": "sync"})
+        final = await socket.state()
+        assert final == await db(people[seat].view, game_id) and final["status"] == "finished"

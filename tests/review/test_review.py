@@ -20,7 +20,13 @@ from games.models import Event as EventRow
 from review import tasks
 from review.models import GameReview, ReviewedDecision
 from review.selectors import review_stats
-from tests.games.helpers import API, Player, assert_error, game_row, seat_players
+from tests.games.helpers import (
+    API,
+    Player,
+    assert_error,
+    game_row,
+    seat_players,
+)
 from tests.games.test_contract import Contract
 from tests.review.conftest import Finished, play_until
 
@@ -190,3 +196,39 @@ def test_the_sweep_reviews_a_game_whose_task_was_lost_and_takes_over_a_dead_clai
     assert tasks.review_games() == 1
     assert review.decisions.count() == stored  # answered again, not twice
     assert GameReview.objects.get(pk=review.pk).finished_at is not None
+
+
+def test_a_game_with_special_cards_is_reviewed_decision_by_decision(
+    special_game: tuple[int, list[Player]],
+) -> None:
+    # R20–R26: the game holds a declared card, a pass and a Cloud's change, all made by the
+    # players themselves (R16's and R26's choices, sent as their own moves).
+    game_id, people = special_game
+    assert tasks.review_game(game_id) is True
+    stored = {d.seq: d for d in GameReview.objects.get(game_id=game_id).decisions.all()}
+    rows = EventRow.objects.filter(game_id=game_id, auto=False, type__in=SPECIAL_KINDS)
+    assert sorted(stored) == sorted(row.seq for row in rows)
+    for row in rows:
+        decision = stored[row.seq]
+        assert decision.kind == SPECIAL_KINDS[row.type]
+        assert decision.choice == choice_text(row.payload)
+        assert decision.points >= 0
+    kinds = {d.kind for d in stored.values()}
+    assert {"bid", "play", "pass", "adjust"} <= kinds
+    declared = [d for d in stored.values() if ":" in d.choice]
+    assert declared and all(d.kind == "play" for d in declared)
+    body = analysis_of(people[0], game_id).json()
+    assert {d["kind"] for d in body["decisions"]} <= set(SPECIAL_KINDS.values())
+
+
+SPECIAL_KINDS = {**KINDS, "pass": "pass", "adjust": "adjust"}
+
+
+def choice_text(payload: dict[str, Any]) -> str:
+    """How the review writes a decision: a bid, a face (`JU:red`), a card, `+1`/`-1`, a suit."""
+    if payload["type"] == "play":
+        declared = payload.get("suit") or payload.get("as")
+        return payload["card"] + (f":{declared}" if declared else "")
+    if payload["type"] == "adjust":
+        return f"{payload['delta']:+d}"
+    return str(payload.get("bid", payload.get("card", payload.get("suit"))))
