@@ -23,7 +23,7 @@ def player(request: Request) -> User:
     return user
 
 
-def _whole_number(request: Request, name: str, low: int, high: int | None = None) -> int | None:
+def whole_number(request: Request, name: str, low: int, high: int | None = None) -> int | None:
     """The query parameter `name` as a whole number from `low` to `high`, None when absent;
     anything else is 400 `invalid` (the schema gives the same bounds)."""
     raw = request.query_params.get(name)
@@ -45,12 +45,12 @@ class Pagination(PageNumberPagination):
     max_page_size = 1000
 
     def get_page_size(self, request: Request) -> int:
-        size = _whole_number(request, self.page_size_query_param, 1, self.max_page_size)
+        size = whole_number(request, self.page_size_query_param, 1, self.max_page_size)
         return self.page_size if size is None else size
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> list[Any] | None:
         """One page of the list."""
-        _whole_number(request, self.page_query_param, 1)
+        whole_number(request, self.page_query_param, 1)
         try:
             return super().paginate_queryset(queryset, request, view)
         except NotFound as error:

@@ -35,6 +35,8 @@ ERROR_TEXT = {
     "too_many_open_tables": _("You have many open tables already: start or leave one first."),
     "too_many_bot_games": _("You have many games with bots going already: finish one first."),
     "suspended": _("Your account is suspended."),
+    "tournament_not_open": _("This tournament does not take that step now."),
+    "tournament_full": _("This tournament is full."),
     "unavailable": _("The server is briefly unavailable. Trying again…"),
 }
 

@@ -68,6 +68,16 @@ class GameFull(Refusal):
     code = "game_full"
 
 
+class TournamentNotOpen(Refusal):
+    """The tournament takes no such step now: it has started, ended, or is not ready (T5, T6)."""
+
+    code = "tournament_not_open"
+
+
+class TournamentFull(Refusal):
+    code = "tournament_full"
+
+
 class TooMany(Refusal):
     """The user already holds as many of something at once as one may (open tables, games
     with bots): finish or leave one first. A conflict (409), not a rate: waiting alone does

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apikit.api import paginate, player
+from apikit.api import paginate, player, whole_number
 from apikit.schema import errors, page_of, ref
 from core.errors import Invalid, NotAPlayer
 from games import chat_presets, selectors, services
@@ -29,16 +29,6 @@ from games.serializers import (
     GameJoinSerializer,
     move_body_check,
 )
-
-
-def _non_negative_int(request: Request, name: str, default: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    if not (raw.isascii() and raw.isdigit()):
-        raise Invalid(f"'{name}' must be a whole number ≥ 0.", fields={name: ["not a number"]})
-    return int(raw)
-
 
 _FLAGS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
@@ -194,7 +184,7 @@ class GameEvents(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id)
-        after = _non_negative_int(request, "after", 0)
+        after = whole_number(request, "after", 0) or 0
         seats = selectors.seats_of(game)
         selectors.ensure_may_watch(game, seats, request.user)
         you = selectors.seat_of(seats, request.user)
@@ -218,7 +208,7 @@ class GameChat(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id)
-        after = _non_negative_int(request, "after", 0)
+        after = whole_number(request, "after", 0) or 0
         if selectors.seat_of(selectors.seats_of(game), request.user) is None:
             raise NotAPlayer("A table's chat belongs to its players.")
         messages = selectors.chat_list(game, after, request.user)

@@ -91,6 +91,13 @@ class InviteMessage(TypedDict):
     sender: str
 
 
+class Notice(TypedDict):
+    """A change in a layer above the games (a tournament's): `type` names the handler of the
+    sockets that listen to its group; they read what changed themselves."""
+
+    type: str
+
+
 LayerMessage = (
     GameStateMessage
     | LobbyChangedMessage
@@ -101,6 +108,7 @@ LayerMessage = (
     | GamesChangedMessage
     | InviteMessage
     | BlockChangedMessage
+    | Notice
 )
 
 

@@ -36,6 +36,8 @@ STATUS_OF_CODE = {
     "game_not_active": status.HTTP_409_CONFLICT,
     "too_many_open_tables": status.HTTP_409_CONFLICT,
     "too_many_bot_games": status.HTTP_409_CONFLICT,
+    "tournament_not_open": status.HTTP_409_CONFLICT,
+    "tournament_full": status.HTTP_409_CONFLICT,
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
     "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
 }

@@ -16,6 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from games.consumers import GameConsumer, LobbyConsumer, MeConsumer  # noqa: E402
+from tournaments.consumers import TournamentConsumer  # noqa: E402
 from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
 from wizardsite.ws_guard import RefuseWhileDatabaseDown  # noqa: E402
 
@@ -23,6 +24,7 @@ websocket_urls = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/me/", MeConsumer.as_asgi()),
+    path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
 ]
 
 application = ProtocolTypeRouter(

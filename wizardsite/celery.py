@@ -36,6 +36,13 @@ app.conf.beat_schedule = {
         "schedule": timedelta(seconds=60),
         "options": {"expires": 60.0},
     },
+    # Tournaments (T3, T4, T6): start or cancel at their time, count ended games, seat the next
+    # Swiss round, form arena tables (T4's 30 seconds), end what is over.
+    "tournaments": {
+        "task": "tournaments.tasks.sweep",
+        "schedule": timedelta(seconds=5),
+        "options": {"expires": 5.0},
+    },
     # The review starts when a game ends; this sweep reviews any whose task was lost.
     "review-games": {
         "task": "review.tasks.review_games",

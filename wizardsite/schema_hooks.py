@@ -8,13 +8,14 @@ from typing import Any
 from apikit.api import Pagination
 from apikit.schema import Schema, components
 from games.push import SOCKET_MESSAGES
+from tournaments.selectors import TournamentSocketMessage
 
 
 def add_components(result: Schema, generator: Any, request: Any, public: bool) -> Schema:
     """drf-spectacular postprocessing hook: the TypedDict components, the socket messages'
     included (the API contract, "WebSocket"; no path describes them)."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    for name, schema in components(list(SOCKET_MESSAGES)).items():
+    for name, schema in components([*SOCKET_MESSAGES, TournamentSocketMessage]).items():
         if schemas.setdefault(name, schema) != schema:
             raise TypeError(f"The OpenAPI component {name!r} is made twice.")
     result["components"]["schemas"] = dict(sorted(schemas.items()))

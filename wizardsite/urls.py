@@ -18,6 +18,7 @@ from notifications import api as notifications_api
 from notifications import views as notifications_views
 from review import api as review_api
 from review import views as review_views
+from tournaments import api as tournaments_api
 from wizardsite import views
 
 api_v1 = [
@@ -63,6 +64,27 @@ api_v1 = [
     path("players/<str:username>/follow/", accounts_api.Follow.as_view(), name="api-follow"),
     path("players/<str:username>/block/", accounts_api.Block.as_view(), name="api-block"),
     path("accounts/me/friends/", games_api.Friends.as_view(), name="api-friends"),
+    path("tournaments/", tournaments_api.TournamentListCreate.as_view(), name="api-tournaments"),
+    path(
+        "tournaments/<int:tournament_id>/",
+        tournaments_api.TournamentDetail.as_view(),
+        name="api-tournament",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/join/",
+        tournaments_api.TournamentJoin.as_view(),
+        name="api-tournament-join",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/withdraw/",
+        tournaments_api.TournamentWithdraw.as_view(),
+        name="api-tournament-withdraw",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/start/",
+        tournaments_api.TournamentStart.as_view(),
+        name="api-tournament-start",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file: the CSP allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),

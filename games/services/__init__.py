@@ -22,6 +22,7 @@ from games.services.tables import (
     game_void,
     guided_game_start,
     presence_told,
+    seated_game,
     turns_expedite,
 )
 
@@ -41,6 +42,7 @@ __all__ = [
     "presence_told",
     "seat_back",
     "seat_resign",
+    "seated_game",
     "turn_expire",
     "turns_expedite",
     "turns_expire",

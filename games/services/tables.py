@@ -34,7 +34,7 @@ from games import engine, selectors
 from games.difficulty import bot_kind_for
 from games.dispatch import dispatch, expire_at
 from games.locks import Table, lock_table
-from games.models import Game, GameStatus, Seat, Spectators, Visibility
+from games.models import Game, GameStatus, Seat, Spectators, Visibility, round_format
 from games.outcome import Outcome
 from games.services.invitations import invite_users
 from games.services.moves import start
@@ -60,9 +60,42 @@ def game_create(
     the last seats; full tables start at once. `min_reliability` keeps out players who often
     leave their games (selectors.reliability); `rounds` (R19) and `special_cards` (R20, the
     API's names) are its variant."""
-    options = _options(seats, bots, turn_seconds, hook_rule, blind_first_round)
+    options = check_options(
+        seats=seats,
+        bots=bots,
+        turn_seconds=turn_seconds,
+        hook_rule=hook_rule,
+        blind_first_round=blind_first_round,
+        rounds=rounds,
+        special_cards=special_cards,
+    )
     if not 0 <= min_reliability <= 100:
         raise Invalid("'min_reliability' is 0 to 100.", fields={"min_reliability": ["0 to 100"]})
+    options = replace(
+        options,
+        visibility=Visibility(visibility),
+        spectators=Spectators(spectators),
+        min_reliability=min_reliability,
+    )
+    with transaction.atomic(durable=True):
+        outcome = _create(user, options, bot_kind)
+    dispatch(outcome)
+    return outcome
+
+
+def check_options(
+    *,
+    seats: int,
+    bots: int = 0,
+    turn_seconds: int | None,
+    hook_rule: bool,
+    blind_first_round: bool,
+    rounds: str | int,
+    special_cards: Sequence[str],
+) -> TableOptions:
+    """A table's options checked (R2, R16, R19, R20); `rounds` and `special_cards` as the
+    table stores them. Raises Invalid naming the field."""
+    options = _options(seats, bots, turn_seconds, hook_rule, blind_first_round)
     try:
         engine.round_numbers(seats, rounds)  # type: ignore[arg-type]  # checked here
     except ValueError as error:
@@ -71,22 +104,11 @@ def game_create(
         codes = engine.special_cards(list(special_cards))
     except engine.Invalid as error:
         raise Invalid(error.message, fields={"special_cards": [error.message]}) from None
-    options = replace(
-        options,
-        visibility=Visibility(visibility),
-        spectators=Spectators(spectators),
-        min_reliability=min_reliability,
-        rounds=str(rounds),
-        special_cards=tuple(engine.special_options(codes)),
-    )
-    with transaction.atomic(durable=True):
-        outcome = _create(user, options, bot_kind)
-    dispatch(outcome)
-    return outcome
+    return replace(options, rounds=str(rounds), special_cards=tuple(engine.special_options(codes)))
 
 
 @dataclass(frozen=True)
-class _Options:
+class TableOptions:
     seats: int
     bots: int
     turn_seconds: int
@@ -101,7 +123,7 @@ class _Options:
 
 def _options(
     seats: int, bots: int, turn_seconds: int | None, hook_rule: bool, blind_first_round: bool
-) -> _Options:
+) -> TableOptions:
     """A new table's options, checked (R2, R16)."""
     turn_seconds = turn_seconds if turn_seconds is not None else settings.TURN_SECONDS_DEFAULT
     seat_range = f"{limits.MIN_SEATS} to {limits.MAX_SEATS}"
@@ -115,7 +137,7 @@ def _options(
         raise Invalid(
             f"The turn limit is {turn_range} seconds (R16).", fields={"turn_seconds": [turn_range]}
         )
-    return _Options(seats, bots, turn_seconds, hook_rule, blind_first_round)
+    return TableOptions(seats, bots, turn_seconds, hook_rule, blind_first_round)
 
 
 def guided_game_start(*, user: User) -> Outcome:
@@ -133,7 +155,7 @@ GUIDED_TURN_SECONDS = 300
 
 def _create(
     user: User,
-    options: _Options,
+    options: TableOptions,
     bot_kind: str | None,
     rematch_of: Game | None = None,
     *,
@@ -170,6 +192,44 @@ def _create(
     return start(table) if bots == seats - 1 else _changed(table)
 
 
+def seated_game(
+    *,
+    users: Sequence[User],
+    turn_seconds: int,
+    hook_rule: bool,
+    blind_first_round: bool,
+    rounds: str,
+    special_cards: Sequence[str],
+    visibility: str = Visibility.PUBLIC,
+) -> Outcome:
+    """In the caller's transaction: a table of these people in this order, started at once
+    (a tournament's table, T1: an ordinary game). The caller dispatches the Outcome after
+    its commit. Raises Invalid for options no table may have."""
+    options = _options(len(users), 0, turn_seconds, hook_rule, blind_first_round)
+    try:
+        engine.round_numbers(len(users), round_format(rounds))  # R19
+    except ValueError as error:
+        raise Invalid(f"{error}.", fields={"rounds": [str(error)]}) from None
+    seed = engine.new_seed()
+    game = Game.objects.create(
+        created_by=users[0],
+        seats=options.seats,
+        bots=0,
+        turn_seconds=options.turn_seconds,
+        hook_rule=options.hook_rule,
+        blind_first_round=options.blind_first_round,
+        seed=seed,
+        commitment=engine.commitment(seed),
+        visibility=Visibility(visibility),
+        rounds=rounds,
+        special_cards=list(special_cards),
+    )
+    Seat.objects.bulk_create(
+        [Seat(game=game, number=number, user=user) for number, user in enumerate(users)]
+    )
+    return start(lock_table(game.pk))
+
+
 def game_rematch(*, game_id: int, user: User) -> Outcome:
     """A new table with the same options for a finished game's players; the first player to
     ask creates it (taking seat 0), the others join it. Asking again returns the same table."""
@@ -182,7 +242,7 @@ def game_rematch(*, game_id: int, user: User) -> Outcome:
             raise GameNotActive("A rematch follows a finished game.")
         rematch = Game.objects.filter(rematch_of=game).first()
         if rematch is None:
-            options = _Options(
+            options = TableOptions(
                 game.seats,
                 game.bots,
                 game.turn_seconds,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import AsyncIterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -16,6 +16,7 @@ import pytest_asyncio
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.core import mail
+from django.utils import timezone
 from jsonschema import Draft202012Validator, FormatChecker
 from rest_framework.test import APIClient
 
@@ -38,6 +39,7 @@ SOCKET_COMPONENTS = {
     "turn": "TurnSocketMessage",
     "games": "GamesSocketMessage",
     "invite": "InviteSocketMessage",
+    "tournament": "TournamentSocketMessage",
 }
 PLAYERS = 3
 NO_GAME = 10**6
@@ -469,6 +471,8 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     assert await rest.status(stranger.client, "delete", block, username=ana.username) == 204
     assert await rest.status(ana.client, "post", follow, username="nobody-here") == 404
 
+    await tournament_calls(rest, contract, sockets, people)
+
     # A revoked token stops working at once.
     leaving = people[0].client
     assert await rest.status(leaving, "delete", TOKEN) == 204
@@ -488,6 +492,41 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     }
     assert bodies <= set(contract.checked), bodies - set(contract.checked)
     assert {f"socket {name}" for name in SOCKET_COMPONENTS.values()} <= set(contract.checked)
+
+
+TOURNAMENTS = f"{API}/tournaments/"
+TOURNAMENT = f"{API}/tournaments/{{tournament_id}}/"
+
+
+async def tournament_calls(
+    rest: Rest, contract: Contract, sockets: Sockets, people: list[Player]
+) -> None:
+    """A tournament created, listed, read, its socket, joined, left and rejoined, started."""
+    starts = (timezone.now() + timedelta(hours=1)).isoformat().replace("+00:00", "Z")
+    body = {"name": "Evening Swiss", "format": "swiss", "rounds": 2, "starts_at": starts}
+    host = people[0]
+    assert await rest.status(host.client, "post", TOURNAMENTS, {**body, "table_size": 9}) == 400
+    status, made = await rest.call(host.client, "post", TOURNAMENTS, {**body, "table_size": 3})
+    assert status == 201 and made["status"] == "upcoming"
+    ids = {"tournament_id": made["id"]}
+    status, listed = await rest.call(APIClient(), "get", TOURNAMENTS, query="?status=upcoming")
+    assert status == 200 and [t["id"] for t in listed["results"]] == [made["id"]]
+    socket = WebsocketCommunicator(application, f"/ws/tournaments/{made['id']}/")
+    sockets.communicators.append(socket)
+    assert (await socket.connect())[0]
+    contract.message(await socket.receive_json_from(timeout=5))
+    for player in people:
+        assert await rest.status(player.client, "post", TOURNAMENT + "join/", {}, **ids) == 200
+    assert await rest.status(host.client, "post", TOURNAMENT + "withdraw/", **ids) == 200
+    assert await rest.status(host.client, "post", TOURNAMENT + "start/", **ids) == 409  # 2 left
+    assert await rest.status(host.client, "post", TOURNAMENT + "join/", **ids) == 200
+    status, started = await rest.call(host.client, "post", TOURNAMENT + "start/", **ids)
+    assert status == 200 and started["status"] == "running" and started["round"] == 1
+    status, shown = await rest.call(APIClient(), "get", TOURNAMENT, **ids)
+    assert status == 200 and shown["tables"][0]["seats"] == started["tables"][0]["seats"]
+    while not await socket.receive_nothing(0.2):
+        contract.message(await socket.receive_json_from(timeout=5))
+    assert await rest.status(APIClient(), "get", TOURNAMENT, tournament_id=10**6) == 404
 
 
 async def talk(

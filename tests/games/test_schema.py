@@ -216,6 +216,8 @@ BODIES = [
     (f"{API}/games/{{game_id}}/moves/", "post"),
     (f"{API}/games/{{game_id}}/chat/", "post"),
     (f"{API}/reports/", "post"),
+    (f"{API}/tournaments/", "post"),
+    (f"{API}/tournaments/{{tournament_id}}/join/", "post"),
 ]
 
 

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "notifications",
     "review",
     "league",
+    "tournaments",
     "moderation",
 ]
 

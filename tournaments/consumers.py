@@ -1,0 +1,73 @@
+"""The tournament websocket (`ws/tournaments/{id}/`, API.md "Tournaments"): the tournament's
+view at once, and again after every change. A private one opens to its creator, its players
+and the holder of its code (`?invite=`); anyone else is closed with 4403."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from core.errors import InviteRequired, NotFound
+from games.push import Notice
+from tournaments import selectors
+from tournaments.notify import tournament_group
+from tournaments.selectors import AnyUser, TournamentSocketMessage, TournamentView
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_FORBIDDEN = 4403
+
+
+class TournamentConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    async def connect(self) -> None:
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        invite = (query.get("invite") or [None])[0]
+        try:
+            view = await self._admit(invite)
+        except NotFound:
+            await self.close(CLOSE_NOT_FOUND)
+            return
+        except InviteRequired:
+            await self.close(CLOSE_FORBIDDEN)
+            return
+        await self.channel_layer.group_add(tournament_group(self.tournament_id), self.channel_name)
+        await self.accept()
+        message: TournamentSocketMessage = {"type": "tournament", "tournament": view}
+        await self.send_json(message)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "tournament_id"):
+            group = tournament_group(self.tournament_id)
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        return None  # the tournament's sockets only listen
+
+    async def tournament_changed(self, notice: Notice) -> None:
+        message: TournamentSocketMessage = {"type": "tournament", "tournament": await self._view()}
+        await self.send_json(message)
+
+    async def _admit(self, invite: str | None) -> TournamentView:
+        """The view, once the socket's user may see the tournament (ensure_visible)."""
+        view: TournamentView = await database_sync_to_async(_view_for)(
+            self.tournament_id, self.scope["user"], invite
+        )
+        return view
+
+    async def _view(self) -> TournamentView:
+        view: TournamentView = await database_sync_to_async(_view_for)(
+            self.tournament_id, self.scope["user"], None, admitted=True
+        )
+        return view
+
+
+def _view_for(
+    tournament_id: int, user: AnyUser, invite: str | None, *, admitted: bool = False
+) -> TournamentView:
+    tournament = selectors.tournament_get(tournament_id)
+    if not admitted:
+        selectors.ensure_visible(tournament, user, invite)
+    return selectors.tournament_view(tournament, user)
