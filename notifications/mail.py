@@ -1,4 +1,5 @@
-"""Turn mails in the player's language, each with a signed one-click unsubscribe link."""
+"""Turn mails (and a tournament's new table) in the player's language, each with a signed
+one-click unsubscribe link."""
 
 from __future__ import annotations
 
@@ -42,21 +43,38 @@ def language_of(user: User) -> str:
     return stored if stored in known else settings.LANGUAGE_CODE
 
 
+def table_mail(user: User, game: Game, *, address: str, tournament: str) -> None:
+    """Tell the player at `address` that their next table of `tournament` has started."""
+    context = {
+        "username": user.get_username(),
+        "game_id": game.pk,
+        "tournament": tournament,
+        "table_url": absolute(reverse("table", args=[game.pk])),
+    }
+    _send(user, "table", context, address)
+
+
 def turn_mail(user: User, game: Game, *, address: str, reminder: bool) -> None:
     """Tell the player at `address` (one they verified: `accounts.selectors.mail_address_of`)
     that a decision at `game` is theirs (or, `reminder`, that an hour is left)."""
-    unsubscribe = absolute(reverse("notifications-unsubscribe", args=[unsubscribe_token(user.pk)]))
     context = {
         "username": user.get_username(),
         "game_id": game.pk,
         "deadline": game.deadline,
         "table_url": absolute(reverse("table", args=[game.pk])),
-        "unsubscribe_url": unsubscribe,
         "reminder": reminder,
     }
+    _send(user, "turn", context, address)
+
+
+def _send(user: User, kind: str, context: dict[str, object], address: str) -> None:
+    """The mail `notifications/<kind>_subject.txt` and `_email.txt` in the player's language,
+    with the one-click unsubscribe of turn mails."""
+    unsubscribe = absolute(reverse("notifications-unsubscribe", args=[unsubscribe_token(user.pk)]))
+    context = {**context, "unsubscribe_url": unsubscribe}
     with translation.override(language_of(user)):
-        subject = render_to_string("notifications/turn_subject.txt", context)
-        body = render_to_string("notifications/turn_email.txt", context)
+        subject = render_to_string(f"notifications/{kind}_subject.txt", context)
+        body = render_to_string(f"notifications/{kind}_email.txt", context)
     EmailMessage(
         subject=" ".join(subject.split()),
         body=body,

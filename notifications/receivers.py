@@ -63,3 +63,22 @@ def _queue_invite(user_id: int, game_id: int, inviter: str) -> None:
         invite_notify.apply_async((user_id, game_id, inviter))
     except Exception as error:
         log.warning("invitation for user %s to game %s not queued: %r", user_id, game_id, error)
+
+
+def tables_ready(*, game_id: int, user_ids: list[int], tournament: str) -> None:
+    """A tournament seated these players at a new table: each hears it in a worker (a push
+    where no socket is open; a mail at a table of an hour or more a turn), off the caller's
+    thread."""
+    infra.call(lambda: _queue_tables(game_id, user_ids, tournament))
+
+
+def _queue_tables(game_id: int, user_ids: list[int], tournament: str) -> None:
+    from notifications.tasks import table_notify
+
+    for user_id in user_ids:
+        try:
+            table_notify.apply_async((user_id, game_id, tournament))
+        except Exception as error:
+            log.warning(
+                "table notice for user %s at game %s not queued: %r", user_id, game_id, error
+            )

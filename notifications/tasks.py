@@ -14,7 +14,11 @@ from celery import shared_task
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from notifications import services, turns, webpush
+from accounts.selectors import mail_address_of
+from core import limits
+from games import presence
+from games.models import Game
+from notifications import mail, services, turns, webpush
 from notifications.models import PushSubscription
 
 log = logging.getLogger(__name__)
@@ -57,6 +61,25 @@ def invite_notify(user_id: int, game_id: int, inviter: str) -> None:
         "pk", flat=True
     ):
         push_send.delay(subscription_id, payload)
+
+
+@shared_task(ignore_result=True)
+def table_notify(user_id: int, game_id: int, tournament: str) -> None:
+    """A tournament seated the player at a new table (T3, T4): a push to each subscription if
+    they take pushes and have no socket open, and a mail at a table of an hour or more a turn."""
+    user = User.objects.filter(pk=user_id).first()
+    game = Game.objects.filter(pk=game_id).first()
+    if user is None or game is None:
+        return
+    prefs = services.settings_of(user)
+    if prefs.push_turns and not presence.is_connected(user_id):
+        payload = webpush.table_payload(game_id, tournament, prefs.language)
+        subscriptions = PushSubscription.objects.filter(user_id=user_id)
+        for subscription_id in subscriptions.values_list("pk", flat=True):
+            push_send.delay(subscription_id, payload)
+    address = mail_address_of(user)
+    if prefs.email_turns and address and game.turn_seconds >= limits.CORRESPONDENCE_SECONDS:
+        mail.table_mail(user, game, address=address, tournament=tournament)
 
 
 @shared_task(ignore_result=True)

@@ -119,6 +119,16 @@ def invite_payload(game_id: int, inviter: str, language: str) -> str:
     return json.dumps({"title": title, "body": body, "url": url, "tag": f"invite-{game_id}"})
 
 
+def table_payload(game_id: int, tournament: str, language: str) -> str:
+    """A tournament's new table for the player (T3, T4), as the service worker shows it."""
+    known = {code for code, _ in settings.LANGUAGES}
+    with translation.override(language if language in known else settings.LANGUAGE_CODE):
+        title = gettext("Your table is ready: %(name)s") % {"name": tournament}
+        body = gettext("Open table %(id)s to play your tournament game.") % {"id": game_id}
+    url = reverse("table", args=[game_id])
+    return json.dumps({"title": title, "body": body, "url": url, "tag": f"table-{game_id}"})
+
+
 def deliver(*, endpoint: str, p256dh: str, auth: str, payload: str) -> None:
     """Encrypt and send one message to the address its endpoint's name resolves to now;
     PushGone, PushFailed or PushRefused when it could not be delivered (any other refusal by

@@ -19,6 +19,7 @@ from games.models import Game, GameStatus, Seat, Visibility
 from games.outcome import Outcome
 from games.services import seated_game
 from games.services.tables import check_options
+from notifications.receivers import tables_ready
 from tournaments import seating
 from tournaments.models import Entry, Format, Status, Tournament, TournamentTable
 from tournaments.notify import tournament_changed
@@ -362,4 +363,6 @@ def _after(tournament: Tournament, outcomes: list[Outcome]) -> None:
     """After the commit: each new table's pushes and tasks, then the tournament's own push."""
     for outcome in outcomes:
         dispatch(outcome)
+        seated = [seat.user_id for seat in outcome.seats if seat.user_id is not None]
+        tables_ready(game_id=outcome.game.pk, user_ids=seated, tournament=tournament.name)
     tournament_changed(tournament.pk)

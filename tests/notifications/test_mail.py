@@ -18,6 +18,7 @@ from notifications import tasks, turns
 from notifications.models import NotificationSettings, Sent
 from tests.games.helpers import PASSWORD, Player, game_row, register_player, seat_players
 from tests.notifications.helpers import DAY, at, deadline_of, move, recipients, table, to_act
+from tests.tournaments.helpers import create_tournament, join, tournament_url
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the mails go out after the commit
 
@@ -337,3 +338,21 @@ def test_a_changed_address_gets_no_turn_mail_until_it_is_verified(
     mail.outbox.clear()
     tasks.turn_notify(first.user_id, game_id, game_row(game_id).seq)
     assert turn_mails() == []
+
+
+@pytest.mark.parametrize(("turn_seconds", "mailed"), [(DAY, True), (60, False)])
+def test_a_correspondence_tournament_mails_each_player_their_new_table(
+    make_player: Callable[..., Player], turn_seconds: int, mailed: bool
+) -> None:
+    people = [make_player() for _ in range(3)]
+    created = create_tournament(people[0], table_size=3, rounds=1, turn_seconds=turn_seconds)
+    for player in people:
+        assert join(player, created["id"]).status_code == 200
+    mail.outbox.clear()
+    started = people[0].client.post(tournament_url(created["id"], "start"))
+    (table_row,) = started.json()["tables"]
+    tables = [m for m in mail.outbox if "Friday night" in m.subject]
+    assert sorted(m.to[0] for m in tables) == (sorted(email(p) for p in people) if mailed else [])
+    for message in tables:
+        assert f"/games/{table_row['game']}/" in message.body
+        assert message.extra_headers["List-Unsubscribe"].startswith("<http")

@@ -31,6 +31,7 @@ from tests.notifications.push_server import (
     push_service,
     unb64url,
 )
+from tests.tournaments.helpers import create_tournament, join, tournament_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -213,3 +214,29 @@ def test_a_friends_invitation_is_pushed_to_a_player_with_no_socket_open(
     assert [request.path for request in service.received] == ["/push/invited"]
     payload = decrypt(service.received[0], keys)
     assert payload["url"] == f"/games/{game_id}/" and "inviter" in str(payload["title"])
+
+
+def test_a_tournaments_new_table_is_pushed_to_its_players_with_no_socket_open(
+    make_player: Callable[..., Player], service: PushService
+) -> None:
+    people = [make_player(f"entrant{n}") for n in range(3)]
+    subscribed = subscribe_all(people, service)
+    created = create_tournament(people[0], table_size=3, rounds=1)
+    for player in people:
+        assert join(player, created["id"]).status_code == 200
+    presence._opened(people[2].user_id)  # this one has the site open: no push
+    try:
+        started = people[0].client.post(tournament_url(created["id"], "start"))
+        assert started.status_code == 200
+    finally:
+        presence._closed(people[2].user_id)
+    (table,) = started.json()["tables"]
+    told = {}
+    for request in service.received:
+        owner = next(p for p in people if request.path == f"/push/{p.username}")
+        payload = decrypt(request, subscribed[owner.user_id][0])
+        if payload["tag"] == f"table-{table['game']}":
+            told[owner.username] = payload
+    assert sorted(told) == ["entrant0", "entrant1"]
+    assert told["entrant0"]["url"] == f"/games/{table['game']}/"
+    assert "Friday night" in str(told["entrant0"]["title"])

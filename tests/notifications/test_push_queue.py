@@ -21,6 +21,7 @@ NOTICE_TASKS = [
     notice_tasks.turn_remind.name,
     notice_tasks.remind_due.name,
     notice_tasks.invite_notify.name,
+    notice_tasks.table_notify.name,
 ]
 GAME_TASKS = [game_tasks.bot_step.name, game_tasks.turn_expire.name, game_tasks.expire_turns.name]
 
