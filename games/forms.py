@@ -15,6 +15,35 @@ from games.templatetags.turns import SPECIAL_CARD_NAMES
 from games.turn_presets import TurnLimitInput
 
 
+def special_cards_field(**extra: Any) -> forms.MultipleChoiceField:
+    """R20's special cards as checkboxes (the lobby's and the tournament form's)."""
+    return forms.MultipleChoiceField(
+        label=_("Special cards (anniversary edition)"),
+        choices=list(SPECIAL_CARD_NAMES.items()),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        **extra,
+    )
+
+
+def hook_rule_field() -> forms.BooleanField:
+    """R8, on by default."""
+    return forms.BooleanField(
+        label=_("Hook rule: the bids may not add up to the number of cards"),
+        required=False,
+        initial=True,
+    )
+
+
+def blind_first_round_field() -> forms.BooleanField:
+    """R9, on by default."""
+    return forms.BooleanField(
+        label=_("Blind first round: see everyone's card but your own"),
+        required=False,
+        initial=True,
+    )
+
+
 class DifficultyChoiceField(forms.ChoiceField):
     """Easy, medium or hard; an engine kind posted by an older page (`heuristic`) still works."""
 
@@ -61,23 +90,11 @@ class TableForm(forms.Form):
         initial="full",
         required=False,
     )
-    special_cards = forms.MultipleChoiceField(
-        label=_("Special cards (anniversary edition)"),
-        choices=list(SPECIAL_CARD_NAMES.items()),
-        widget=forms.CheckboxSelectMultiple,
-        required=False,
+    special_cards = special_cards_field(
         help_text=_("Each one is shuffled into the deck; games with them rate separately."),
     )
-    hook_rule = forms.BooleanField(
-        label=_("Hook rule: the bids may not add up to the number of cards"),
-        required=False,
-        initial=True,
-    )
-    blind_first_round = forms.BooleanField(
-        label=_("Blind first round: see everyone's card but your own"),
-        required=False,
-        initial=True,
-    )
+    hook_rule = hook_rule_field()
+    blind_first_round = blind_first_round_field()
     visibility = forms.ChoiceField(
         label=_("Who may find the table"),
         choices=[

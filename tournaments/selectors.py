@@ -202,3 +202,14 @@ def _summary(tournament: Tournament, players: int) -> TournamentSummary:
         "players": players,
         "featured": tournament.featured,
     }
+
+
+def featured(limit: int = 3) -> list[TournamentSummary]:
+    """The public tournaments staff feature on the home page, upcoming or running, soonest
+    first."""
+    found = Tournament.objects.filter(
+        featured=True,
+        visibility=Visibility.PUBLIC,
+        status__in=[Status.UPCOMING, Status.RUNNING],
+    ).order_by("starts_at", "pk")[:limit]
+    return tournament_summaries(list(found))

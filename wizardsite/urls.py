@@ -19,6 +19,7 @@ from notifications import views as notifications_views
 from review import api as review_api
 from review import views as review_views
 from tournaments import api as tournaments_api
+from tournaments import views as tournaments_views
 from wizardsite import views
 
 api_v1 = [
@@ -112,6 +113,24 @@ pages = [
     path("friends/", games_views.friends, name="friends"),
     path("players/<str:username>/report/", moderation_views.report, name="report-player"),
     path("leaderboard/", league_views.leaderboard, name="leaderboard"),
+    path("tournaments/", tournaments_views.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournaments_views.tournament_new, name="tournament-new"),
+    path("tournaments/<int:tournament_id>/", tournaments_views.tournament_page, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/join/",
+        tournaments_views.tournament_join,
+        name="tournament-join",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/withdraw/",
+        tournaments_views.tournament_withdraw,
+        name="tournament-withdraw",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/start/",
+        tournaments_views.tournament_start,
+        name="tournament-start",
+    ),
     path(
         "notifications/unsubscribe/<str:token>/",
         notifications_views.unsubscribe,

@@ -1,6 +1,7 @@
 /* The lobby's table list stays live: the server says "tables changed" on a websocket and the
    page fetches the fresh list; a slow poll covers a lost connection. */
 import { LiveSocket } from "./net.js";
+import { wireTurnPresets } from "./turn-presets.js";
 
 const box = document.getElementById("tables");
 if (box) {
@@ -16,17 +17,4 @@ if (box) {
   setInterval(refresh, 30000);
 }
 
-/* Turn-limit presets fill in the number of seconds; typing a number picks its preset (or
-   "custom"). The number is what the form sends. */
-const preset = document.getElementById("turn-preset");
-const seconds = preset && document.getElementById(preset.dataset.for);
-if (preset && seconds) {
-  preset.addEventListener("change", () => {
-    if (preset.value) seconds.value = preset.value;
-    else seconds.focus();
-  });
-  seconds.addEventListener("input", () => {
-    const match = [...preset.options].find((option) => option.value === seconds.value);
-    preset.value = match ? match.value : "";
-  });
-}
+wireTurnPresets();
