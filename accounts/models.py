@@ -97,3 +97,17 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker} blocks {self.blocked}"
+
+
+class RetiredUsername(models.Model):
+    """The name of a deleted account: never handed out again, so nobody can pass for the player
+    in the games and tables that still show it."""
+
+    username = models.CharField(max_length=150)
+    retired_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(Lower("username"), name="retire_a_name_once")]
+
+    def __str__(self) -> str:
+        return self.username

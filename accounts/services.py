@@ -18,6 +18,7 @@ from rest_framework.authtoken.models import Token
 
 from accounts import selectors, verification
 from accounts.models import Block, Follow, Suspension, VerifiedEmail
+from accounts.retirement import is_retired
 from accounts.signals import block_changed
 from accounts.usernames import username_validator
 from apikit import throttles
@@ -37,7 +38,7 @@ def user_register(*, username: str, password: str, email: str) -> User:
     if not limits.USERNAME_MIN_LENGTH <= len(username) <= limits.USERNAME_MAX_LENGTH:
         length = f"{limits.USERNAME_MIN_LENGTH} to {limits.USERNAME_MAX_LENGTH} characters"
         raise Invalid("Choose another username.", fields={"username": [length]})
-    if User.objects.filter(username__iexact=username).exists():
+    if User.objects.filter(username__iexact=username).exists() or is_retired(username):
         raise Invalid("That username is taken.", fields={"username": ["already taken"]})
     candidate = User(username=username, email=email)
     try:
@@ -173,7 +174,7 @@ def suspension_lift(*, user: User) -> None:
 
 def _other(user: User, username: str) -> User:
     """The player `username` as the other side of a follow or block: never the caller."""
-    other = User.objects.filter(username=username).first()
+    other = User.objects.filter(username=username, is_active=True).first()  # deleted: none
     if other is None:
         raise NotFound(f"There is no player {username!r}.")
     if other.pk == user.pk:

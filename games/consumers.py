@@ -23,10 +23,10 @@ from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
 from apikit import throttles
 from apikit.unavailable import refusal_or_unavailable
-from core import fastjson
+from core import fastjson, logcontext
 from core.errors import Error, NotAPlayer, error_body
 from core.text import json_problem
-from games import chat_presets, presence, push, selectors, services, socket_quota
+from games import chat_presets, metrics, presence, push, selectors, services, socket_quota
 from games.models import Game, GameStatus
 from games.move_input import MOVE_KINDS, move_request, socket_move_body
 from games.selectors import AnyUser, GameView
@@ -75,6 +75,21 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     quota: socket_quota.SocketQuota | None = None
     groups: tuple[str, ...] = ()
     online: presence.Presence | None = None  # counted as one of the user's open sockets
+    counted = False  # among the open sockets of the metrics
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        await super().accept(subprotocol, headers)
+        if not self.counted:
+            self.counted = True
+            metrics.open_sockets.inc()
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        try:
+            await super().websocket_disconnect(message)
+        finally:
+            if self.counted:
+                self.counted = False
+                metrics.open_sockets.dec()
 
     async def _join_and_accept(self) -> None:
         """Join the socket's groups and accept it. A client gone meanwhile (the accept fails,
@@ -133,6 +148,7 @@ class GameConsumer(FastJsonConsumer):
         user = self.scope["user"]
         self.user_id = user.pk  # None: a signed-out visitor, who watches
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        logcontext.game_id.set(self.game_id)  # on every log line of this socket
         found, playing, allowed = await in_db(_game_standing)(self.game_id, user)
         if not found:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -454,4 +470,4 @@ def _back(game_id: int, user: User, message: dict[str, Any]) -> bool:
 
 def _apply_move(game_id: int, user: User, message: dict[str, Any]) -> None:
     body, seq = move_request(socket_move_body(message))
-    services.move_apply(game_id=game_id, user=user, body=body, expected_seq=seq)
+    services.move_apply(game_id=game_id, user=user, body=body, expected_seq=seq, door="socket")

@@ -58,8 +58,8 @@ class PlayerDetail(APIView):
         operation_id="players_retrieve", responses={200: ref(PlayerProfile), **errors(404)}
     )
     def get(self, request: Request, username: str) -> Response:
-        user = User.objects.filter(username=username).first()
-        if user is None:
+        user = User.objects.filter(username=username, is_active=True).first()
+        if user is None:  # never was, or deleted their account (as the profile page)
             raise NotFound(f"There is no player {username!r}.")
         return Response(selectors.player_stats(user))
 

@@ -109,6 +109,7 @@ def leaderboard(season: str | None, pool: Pool = Pool.CLASSIC) -> QuerySet[Any]:
         all_time = Rating.objects.filter(user=OuterRef("user"), pool=pool).values("games")
         rows = SeasonStanding.objects.filter(season=season, pool=pool)
         rows = rows.annotate(all_time_games=Subquery(all_time[:1]))
+    rows = rows.filter(user__is_active=True)  # a deleted account keeps its rating, unlisted
     ranked_rows: QuerySet[Any] = (
         rows.select_related("user").annotate(rank=ranked).order_by("-ordinal", "user_id")
     )

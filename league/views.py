@@ -43,7 +43,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's statistics (league and casual apart), rating chart and recent games."""
-    player = get_object_or_404(User, username=username)
+    player = get_object_or_404(User, username=username, is_active=True)  # a deleted account: 404
     stats = selectors.player_stats(player)
     chart = rating_chart(stats["rating_history"], str(_("Rating after each league game")))
     context = {"player": player, "stats": stats, "chart": chart, "review": review_stats(player)}

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.models import Game
-from notifications import services
+from notifications import metrics, services
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe.email_turns"
 
@@ -84,3 +84,4 @@ def _send(user: User, kind: str, context: dict[str, object], address: str) -> No
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",  # RFC 8058
         },
     ).send()
+    metrics.notice_sent("mail")

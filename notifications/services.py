@@ -111,3 +111,10 @@ def notice_claim(*, user_id: int, game_id: int, seq: int, kind: Kind) -> bool:
 def notice_release(*, user_id: int, game_id: int, seq: int, kind: Kind) -> None:
     """Give a claim back when the notice could not be sent, so a retry may send it."""
     Sent.objects.filter(user_id=user_id, game_id=game_id, seq=seq, kind=kind).delete()
+
+
+def notifications_forget(*, user: User) -> None:
+    """A deleted account's settings, push subscriptions and notice claims are gone."""
+    NotificationSettings.objects.filter(user=user).delete()
+    PushSubscription.objects.filter(user=user).delete()
+    Sent.objects.filter(user=user).delete()

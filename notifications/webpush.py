@@ -27,7 +27,7 @@ from pywebpush import WebPushException, webpush
 from requests.adapters import HTTPAdapter
 
 from games.models import Game
-from notifications import endpoints
+from notifications import endpoints, metrics
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +162,7 @@ def deliver(*, endpoint: str, p256dh: str, auth: str, payload: str) -> None:
                 ttl=ttl,
                 requests_session=session,
             )
+            metrics.notice_sent("webpush")
         except WebPushException as error:
             code = getattr(error.response, "status_code", None)
             if code in (404, 410):

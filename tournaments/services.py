@@ -116,6 +116,19 @@ def tournament_withdraw(*, tournament_id: int, user: User) -> Tournament:
     return tournament
 
 
+def entries_withdraw(*, user: User) -> list[int]:
+    """In the caller's transaction, for a deleted account: T5 at every tournament not over,
+    each locked in turn. Returns their ids, to tell after the commit (tournament_changed)."""
+    current = Entry.objects.filter(
+        user=user, withdrawn=False, tournament__status__in=(Status.UPCOMING, Status.RUNNING)
+    )
+    tournament_ids = list(current.order_by("tournament_id").values_list("tournament_id", flat=True))
+    for tournament_id in tournament_ids:
+        _lock(tournament_id)
+        current.filter(tournament_id=tournament_id).update(withdrawn=True, waiting_since=None)
+    return tournament_ids
+
+
 def tournament_start(*, tournament_id: int, user: User) -> Tournament:
     """Its creator starts an upcoming tournament before its time (T6: at least 3 players)."""
     with transaction.atomic(durable=True):

@@ -16,16 +16,19 @@ from moderation import api as moderation_api
 from moderation import views as moderation_views
 from notifications import api as notifications_api
 from notifications import views as notifications_views
+from privacy import api as privacy_api
+from privacy import views as privacy_views
 from review import api as review_api
 from review import views as review_views
 from tournaments import api as tournaments_api
 from tournaments import views as tournaments_views
-from wizardsite import views
+from wizardsite import health, install, metrics, views
 
 api_v1 = [
     path("accounts/register/", accounts_api.Register.as_view(), name="api-register"),
     path("accounts/token/", accounts_api.ObtainToken.as_view(), name="api-token"),
-    path("accounts/me/", league_api.Me.as_view(), name="api-me"),
+    path("accounts/me/", privacy_api.Me.as_view(), name="api-me"),
+    path("accounts/me/export/", privacy_api.Export.as_view(), name="api-me-export"),
     path("accounts/me/email/", league_api.MeEmail.as_view(), name="api-me-email"),
     path("accounts/verify-email/", accounts_api.VerifyEmail.as_view(), name="api-verify-email"),
     path(
@@ -111,6 +114,7 @@ pages = [
     path("players/<str:username>/", league_views.profile, name="profile"),
     path("players/<str:username>/relation/", accounts_views.relation, name="relation"),
     path("friends/", games_views.friends, name="friends"),
+    path("accounts/delete/", privacy_views.account_delete, name="account-delete"),
     path("players/<str:username>/report/", moderation_views.report, name="report-player"),
     path("leaderboard/", league_views.leaderboard, name="leaderboard"),
     path("tournaments/", tournaments_views.tournament_list, name="tournaments"),
@@ -140,10 +144,20 @@ pages = [
         "notifications/settings/", notifications_views.settings_form, name="notifications-settings"
     ),
     path("sw.js", notifications_views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("offline/", install.offline, name="offline"),
     path("favicon.ico", views.favicon, name="favicon"),
 ]
 
+# For operators: a load balancer's probes and Prometheus's scrape (README, Operations).
+operations = [
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics.metrics, name="metrics"),
+]
+
 urlpatterns = [
+    *operations,
     path("api/v1/", include(api_v1)),
     re_path(r"^api/", views.api_not_found),  # JSON 404 for every other API path
     path("admin/", admin.site.urls),

@@ -6,6 +6,7 @@ runs in one transaction, with the game row locked where it touches a game.
 
 from games.services.away import seat_back, seat_resign
 from games.services.chat import chat_hide, chat_post
+from games.services.departure import seats_vacate, traces_erase
 from games.services.invitations import game_invite
 from games.services.moves import (
     bot_step,
@@ -43,6 +44,8 @@ __all__ = [
     "seat_back",
     "seat_resign",
     "seated_game",
+    "seats_vacate",
+    "traces_erase",
     "turn_expire",
     "turns_expedite",
     "turns_expire",

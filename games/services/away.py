@@ -57,17 +57,21 @@ def seat_resign(*, game_id: int, user: User) -> Outcome:
     the rest of the game (R18), still that player's for the league (R17)."""
     with transaction.atomic(durable=True):
         table, mine, overdue = _locked_seat(game_id, user)
-        if sum(not seat.is_bot for seat in table.seats) == 1:
-            outcome = abort_locked(table)
-        else:
-            resigned = not mine.resigned
-            if resigned:
-                mine.away = mine.resigned = True
-                mine.save(update_fields=["away", "resigned"])
-            outcome = _restart_turn(table, mine, pushed=resigned)
+        outcome = resign_locked(table, mine)
         outcome = overdue.then(outcome) if overdue is not None else outcome
     dispatch(outcome)
     return outcome
+
+
+def resign_locked(table: Table, mine: Seat) -> Outcome:
+    """Under the game's lock, at a running game: `mine` gives up (see seat_resign)."""
+    if sum(not seat.is_bot for seat in table.seats) == 1:
+        return abort_locked(table)
+    resigned = not mine.resigned
+    if resigned:
+        mine.away = mine.resigned = True
+        mine.save(update_fields=["away", "resigned"])
+    return _restart_turn(table, mine, pushed=resigned)
 
 
 def _restart_turn(table: Table, seat: Seat, *, pushed: bool) -> Outcome:

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.standing import ensure_can_play
 from core.errors import GameNotActive, NotAPlayer, Refusal, StaleState
-from games import engine, infra, selectors
+from games import engine, infra, metrics, selectors
 from games.difficulty import make_seat_bot
 from games.dispatch import dispatch, expire_at
 from games.engine import Event, Move, State
@@ -34,10 +34,11 @@ def move_apply(
     user: User,
     body: object,
     expected_seq: int | None = None,
+    door: metrics.Door = "rest",
 ) -> Outcome:
     """Apply a player's move (a JSON body as in the API contract); the bots reply in their
     own tasks. Raises a Refusal (state unchanged) when the move is refused; `expected_seq`
-    that no longer matches the game's → stale_state."""
+    that no longer matches the game's → stale_state. `door`: where it came in, for metrics."""
     move = engine.parse_move(body)
     refusal: Refusal | None = None
     outcome: Outcome | None
@@ -60,6 +61,9 @@ def move_apply(
             refusal, outcome = error, overdue  # nothing of this move was written
     if outcome is not None:
         dispatch(outcome)
+        overdue_rows = len(overdue.rows) if overdue is not None else 0
+        metrics.moves_count(outcome.rows[:overdue_rows], "timer")
+        metrics.moves_count(outcome.rows[overdue_rows:], door)
     if refusal is not None:
         raise refusal
     assert outcome is not None
@@ -90,6 +94,7 @@ def turns_expire(*, limit: int = 200) -> int:
             outcome, count = apply_overdue(table) if table is not None else (None, 0)
         if outcome is not None:
             dispatch(outcome)
+            metrics.moves_count(outcome.rows, "timer")
         applied += count
     for game_id, seq, deadline in clock.soon_expiring(timezone.now()):
         expire_at(game_id, seq, deadline)
@@ -107,6 +112,7 @@ def turn_expire(*, game_id: int, seq: int) -> int:
         outcome, applied = apply_overdue(table) if table.game.seq == seq else (None, 0)
     if outcome is not None:
         dispatch(outcome)
+        metrics.moves_count(outcome.rows, "timer")
     return applied
 
 
@@ -134,6 +140,8 @@ def apply_overdue(table: Table) -> tuple[Outcome | None, int]:
             break
         else:
             _expired(acting)
+            assert game.deadline is not None  # is_overdue: the turn has one
+            metrics.auto_move_lateness.observe((now - game.deadline).total_seconds())
             outcomes.append(_decide(table, state.to_act, engine.auto_move(state), auto=True))
         applied += 1
     return chain(outcomes), applied
@@ -208,6 +216,7 @@ def bot_step(*, game_id: int, seq: int) -> bool:
             return False  # a move, the timer or a twin task got there first
         outcome = _record(table, *step)
     dispatch(outcome)
+    metrics.moves_count(outcome.rows, "bot")
     return True
 
 

@@ -368,15 +368,21 @@ def game_leave(*, game_id: int, user: User) -> Outcome:
             raise NotAPlayer("You do not sit at this table.")
         if game.status != GameStatus.OPEN:
             raise GameNotActive("Seats can only be left before the game starts.")
-        seat.delete()
-        seats = [other for other in table.seats if other.number != seat.number]
-        if not any(other.user_id is not None for other in seats):
-            game.status = GameStatus.ABORTED
-            game.finished_at = timezone.now()
-            game.save(update_fields=["status", "finished_at"])
-        outcome = replace(_changed(table), seats=seats, departed=frozenset({user.pk}))
+        outcome = leave_locked(table, seat, user)
     dispatch(outcome)
     return outcome
+
+
+def leave_locked(table: Table, seat: Seat, user: User) -> Outcome:
+    """Under the lock of an open table: `user` gives up their seat (see game_leave)."""
+    game = table.game
+    seat.delete()
+    seats = [other for other in table.seats if other.number != seat.number]
+    if not any(other.user_id is not None for other in seats):
+        game.status = GameStatus.ABORTED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at"])
+    return replace(_changed(table), seats=seats, departed=frozenset({user.pk}))
 
 
 def _changed(table: Table) -> Outcome:

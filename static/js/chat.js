@@ -1,9 +1,10 @@
 /* The table chat: messages arrive over the table's websocket (table.js passes them here) and
-   are always shown as text, never as HTML. Players write through the REST endpoint. */
+   are always shown as text, never as HTML; another player's new message is read out through
+   the table's live region (`announce`). Players write through the REST endpoint. */
 import { gettext, fmt } from "./i18n.js";
 import { fetchJSON } from "./net.js";
 
-export function startChat() {
+export function startChat(announce = () => {}) {
   const box = document.getElementById("chat");
   if (!box) return null;
   const list = document.getElementById("chat-messages");
@@ -71,7 +72,13 @@ export function startChat() {
   load();
   return {
     handle(message) {
-      if (message.type === "chat") add(message.message);
+      if (message.type === "chat") {
+        const fresh = !list.querySelector(`[data-id="${message.message.id}"]`);
+        add(message.message);
+        if (fresh && message.message.username !== me) {
+          announce(fmt(gettext("%(name)s says: %(text)s"), { name: message.message.username, text: message.message.text }));
+        }
+      }
       if (message.type === "chat_hidden") {
         const item = list.querySelector(`[data-id="${message.id}"]`);
         if (item) item.remove();

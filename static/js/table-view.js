@@ -177,6 +177,7 @@ export function renderSeats(scene, { showTimer }) {
     const visible = scene.visible_hands[String(seat)];
     if (visible && visible.length) {  // R9: in the blind first round you see the others' cards
       const row = el("div", "seen");
+      row.setAttribute("role", "group");  // a plain div may not carry a label
       row.setAttribute("aria-label", fmt(gettext("%(name)s holds"), { name: playerName(scene, seat) }));
       visible.forEach((code) => row.append(cardElement(code, { small: true })));
       chip.append(row);
@@ -465,6 +466,8 @@ export function renderHand(scene, { legal, onPlay, chosen = null, received = nul
   layoutHand();
 }
 
+const MIN_TARGET = 24;  // CSS px
+
 /* Overlap the cards so the whole hand fits its row; two rows when one would crowd them. */
 export function layoutHand() {
   const hand = $("hand");
@@ -477,7 +480,8 @@ export function layoutHand() {
   const room = width - cardWidth - 2;  // a little slack: sub-pixel widths must not wrap a card
   let perRow = cards.length;
   let step = perRow > 1 ? room / (perRow - 1) : cardWidth;
-  if (step < cardWidth * 0.42 && cards.length > 8) {
+  // Two rows also where one would leave a card's strip under 24 px, too small a target (WCAG 2.5.8).
+  if ((step < cardWidth * 0.42 || step < MIN_TARGET) && cards.length > 8) {
     perRow = Math.ceil(cards.length / 2);
     step = room / Math.max(1, perRow - 1);
   }

@@ -3,7 +3,7 @@
    the trick, a full trick stays with its winner named, a round ends on its summary — and then
    shows the latest view. Moves go through the REST endpoint with the session cookie. The page
    never holds a card its player may not see: the server sends only this player's share. */
-import { gettext, fmt } from "./i18n.js";
+import { gettext, ngettext, fmt } from "./i18n.js";
 import { fetchJSON, fetchAll, LiveSocket } from "./net.js";
 import { NAMES_A_SUIT, SHAPESHIFTER, WEREWOLF, cardElement, cardKind, cardLabel, suitOf, suitText } from "./cards.js";
 import * as sound from "./sound.js";
@@ -42,7 +42,8 @@ function startTable() {
   let unsent = null;             // a move sent whose answer never came: sent again, same seq
   const moving = () => sending || unsent !== null;
   let showingLastTrick = false;
-  let wasMyTurn = false;
+  let turnShown = null;          // the seq at which your turn was last announced
+  let turnFocused = null;        // the seq at which its controls last got the focus
   let overdueSynced = null;
   let paceName = readPace();
   let leaving = false;
@@ -54,6 +55,8 @@ function startTable() {
 
   const pace = () => PACES[paceName];
   let fetching = false;          // missing events are being fetched
+  let catchingUp = false;        // a backlog shown without animation: not read out either
+  let warnedDeadline = null;     // the deadline whose last ten seconds were announced
   const idle = () => !running && queue.length === 0 && !fetching && known >= view.seq;
   const name = (seat) => draw.playerName(scene, seat);
 
@@ -93,6 +96,7 @@ function startTable() {
     if (next.you !== initialYou) { location.reload(); return; }  // you took or left a seat elsewhere
     const previousStatus = view.status;
     const same = JSON.stringify(next) === JSON.stringify(view);
+    announceAway(view.players, next.players);
     if (next.seq !== view.seq) declaring = null;  // the turn moved on (a timer, a push): ask again
     view = next;
     if (previousStatus !== view.status) showSections();
@@ -144,10 +148,12 @@ function startTable() {
         const event = queue.shift();
         // A long backlog (a tab in the background, a reconnect) is caught up without animation.
         const quick = document.hidden || queue.length > 40;
+        catchingUp = quick;
         await playOut(event, quick);
       }
     } finally {
       running = false;
+      catchingUp = false;
       scene = sceneFromView(view);
       render();
     }
@@ -256,7 +262,7 @@ function startTable() {
         scene.lastTrick = { winner: bombed ? null : p.seat, cards: scene.trick.map((c) => ({ ...c })) };
         scene.to_act = null;
         const leads = p.leads === undefined || p.leads === null ? null : p.leads;
-        announce(!bombed ? fmt(gettext("%(name)s wins the trick."), { name: name(p.seat) })
+        announce(!bombed ? trickWonText(p.seat)
           : leads === null ? gettext("Nobody takes the trick: it holds the Bomb.")
             : fmt(gettext("Nobody takes the trick: it holds the Bomb. %(name)s leads next."), { name: name(leads) }));
         render();
@@ -325,6 +331,16 @@ function startTable() {
     }
   }
 
+  /* "Ann wins the trick: 2 of 3 bid." — who, and how they stand against their bid. */
+  function trickWonText(seat) {
+    const round = scene.round;
+    const bid = round ? round.bids[seat] : null;
+    const won = round ? round.tricks_won[seat] : 0;
+    return bid === null || bid === undefined
+      ? fmt(gettext("%(name)s wins the trick."), { name: name(seat) })
+      : fmt(gettext("%(name)s wins the trick: %(won)s won, %(bid)s bid."), { name: name(seat), won, bid });
+  }
+
   function isBlindTrick() {  // R9: the blind round's trick plays itself, for everyone
     return view.blind_first_round && scene.round && scene.round.number === 1;
   }
@@ -361,10 +377,13 @@ function startTable() {
       function done() {
         clearInterval(timer);
         box.removeEventListener("click", onClick);
+        document.removeEventListener("keydown", onKey);
         resolve();
       }
       function onClick(event) { if (event.target.closest("button")) done(); }
+      function onKey(event) { if (event.key === "Escape") { event.preventDefault(); done(); } }
       box.addEventListener("click", onClick);
+      document.addEventListener("keydown", onKey);
     });
     box.hidden = true;
     if (previousFocus && previousFocus.focus && document.contains(previousFocus)) previousFocus.focus({ preventScroll: true });
@@ -386,7 +405,7 @@ function startTable() {
     const cards = document.querySelectorAll('#trick [data-testid="trick-card"]');
     const card = cards[cards.length - 1];
     if (!card || !from || still(quick)) {
-      if (card && !quick) card.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 150 });
+      if (card && !still(quick)) card.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 150 });
       return;
     }
     const to = card.getBoundingClientRect();
@@ -628,12 +647,41 @@ function startTable() {
     const myTurn = calm && view.status === "active" && view.legal !== null && view.to_act === view.you;
     document.title = myTurn ? "● " + gettext("Your turn") + " · " + baseTitle : baseTitle;
     root.classList.toggle("my-turn", myTurn);
-    if (myTurn && !wasMyTurn) {
+    if (!myTurn) { turnShown = turnFocused = null; return; }
+    // Each decision of yours is a new turn, also one right after your own move (a bid, then
+    // the lead): its seq tells them apart.
+    if (turnShown !== view.seq) {
+      turnShown = view.seq;
+      announce(yourTurnText(view.legal));
       sound.yourTurnChime();
       bringTableIntoView();
-      focusFirstControl();
     }
-    wasMyTurn = myTurn;
+    // The controls come once your previous move's answer is in: the focus waits for them.
+    if (turnFocused !== view.seq && !moving() && focusFirstControl()) turnFocused = view.seq;
+  }
+
+  /* R18: a player marked away, or back. */
+  function announceAway(before, after) {
+    after.forEach((p) => {
+      const was = before.find((q) => q.seat === p.seat);
+      if (!was || !!was.away === !!p.away || p.is_bot) return;
+      if (p.seat === view.you) announce(p.away ? gettext("You are marked away.") : gettext("You are back."));
+      else announce(fmt(p.away ? gettext("%(name)s is away.") : gettext("%(name)s is back."), { name: p.username }));
+    });
+  }
+
+  /* What a screen reader says when your turn starts: what you may do now. */
+  function yourTurnText(legal) {
+    if (legal.bids) return fmt(gettext("Your turn: bid %(bids)s."), { bids: legal.bids.join(", ") });
+    if (legal.suits) return fmt(gettext("Your turn: choose trump: %(suits)s."), { suits: legal.suits.map(suitText).join(", ") });
+    if (legal.passes) return gettext("Your turn: choose a card to pass.");
+    if (legal.adjust) {
+      return fmt(gettext("Your turn: change your bid by %(deltas)s."), {
+        deltas: legal.adjust.map((d) => (d > 0 ? "+" : "−") + Math.abs(d)).join(", "),
+      });
+    }
+    const n = legal.cards ? legal.cards.length : 0;
+    return fmt(ngettext("Your turn: play a card; %(n)s card may be played.", "Your turn: play a card; %(n)s cards may be played.", n), { n });
   }
 
   /* Your turn: the whole table comes back on screen if the page was scrolled away from it. */
@@ -642,11 +690,18 @@ function startTable() {
     if (box.top < -1 || box.bottom > window.innerHeight + 1) window.scrollTo({ top: 0, behavior: "instant" });
   }
 
+  /* The first choice of your turn gets the focus (not while you type in the chat): true once
+     done, or left to you. */
   function focusFirstControl() {
     const active = document.activeElement;
-    if (active && (active.tagName === "INPUT" || active.tagName === "TEXTAREA" || active.tagName === "SELECT")) return;
+    if (active && (active.tagName === "INPUT" || active.tagName === "TEXTAREA" || active.tagName === "SELECT")) return true;
     const target = document.querySelector("#controls button:not([disabled]), #hand button.legal");
-    if (target) target.focus({ preventScroll: true });
+    if (!target) return false;
+    target.focus({ preventScroll: true });
+    // Zoomed in (200 %) the hand can sit below the screen: the focused card comes into view.
+    const box = target.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) target.scrollIntoView({ block: "nearest", behavior: "instant" });
+    return true;
   }
 
   function showSections() {
@@ -662,7 +717,10 @@ function startTable() {
     if (view.status === "aborted") $("aborted-note").hidden = false;
   }
 
+  /* The polite live region: each event as it is played out (at the table's pace, so a bot's
+     burst is read as it is shown), your turn, your clock, players away and back, chat. */
   function announce(text) {
+    if (catchingUp || !text) return;
     const box = $("announcer");
     const line = document.createElement("p");
     line.textContent = text;
@@ -785,6 +843,11 @@ function startTable() {
     timer.querySelector(".seconds").textContent = left >= 3600 ? Math.floor(left / 3600) + "h" : left >= 120 ? Math.floor(left / 60) + "m" : String(left);
     timer.querySelector(".left").style.strokeDashoffset = String(100 - fraction * 100);
     timer.classList.toggle("low", left <= 10);
+    const mine = view.to_act === view.you && view.legal !== null;
+    if (mine && left <= 10 && left > 0 && view.turn_seconds > 10 && warnedDeadline !== view.deadline) {
+      warnedDeadline = view.deadline;
+      announce(gettext("Ten seconds left."));
+    }
     timer.setAttribute("aria-label", fmt(gettext("%(seconds)s s left"), { seconds: left }));
     if (left === 0 && overdueSynced !== view.deadline) {  // the server's move is due: fetch it
       overdueSynced = view.deadline;
@@ -831,6 +894,18 @@ function startTable() {
     paceName = paceSelect.value === "fast" ? "fast" : "normal";
     try { localStorage.setItem("wizard.pace", paceName); } catch (e) { /* private mode */ }
   });
+  const largeButton = $("large-cards");
+  const showLarge = () => {
+    const large = document.documentElement.classList.contains("large-cards");
+    largeButton.setAttribute("aria-pressed", String(large));
+  };
+  largeButton.addEventListener("click", () => {
+    const large = document.documentElement.classList.toggle("large-cards");
+    try { localStorage.setItem("wizard.large-cards", large ? "1" : "0"); } catch (e) { /* private mode */ }
+    showLarge();
+    draw.layoutHand();
+  });
+  showLarge();
   const soundButton = $("sound-toggle");
   const showSound = () => {
     const muted = sound.isMuted();
@@ -865,17 +940,21 @@ function startTable() {
     });
   });
   window.addEventListener("resize", () => draw.layoutHand());
-  // Keyboard play: the arrow keys move between the cards of your hand or the bid buttons.
+  // Keyboard play (the rules page lists these keys): the arrow keys move between the cards of
+  // your hand or the bid buttons, Home and End to the first and the last; Enter or Space plays.
+  const STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && declaring) { cancelDeclare(); event.preventDefault(); return; }
-    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    const step = STEPS[event.key];
+    if (step === undefined && event.key !== "Home" && event.key !== "End") return;
     const row = event.target.closest && event.target.closest("#hand, #controls");
     if (!row) return;
     const buttons = [...row.querySelectorAll("button:not(:disabled)")];
     const at = buttons.indexOf(event.target);
     if (at < 0) return;
-    const next = buttons[(at + (event.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length];
-    next.focus({ preventScroll: true });
+    const to = event.key === "Home" ? 0 : event.key === "End" ? buttons.length - 1
+      : (at + step + buttons.length) % buttons.length;
+    buttons[to].focus({ preventScroll: true });
     event.preventDefault();
   });
   document.addEventListener("submit", (event) => {
@@ -885,7 +964,7 @@ function startTable() {
   const measure = () => document.documentElement.style.setProperty("--header-h", header.offsetHeight + "px");
   if (header) { measure(); new ResizeObserver(measure).observe(header); }
 
-  chat = startChat();
+  chat = startChat(announce);
   draw.renderSpecialCards($("special-cards"), view.special_cards);
   showSections();
   render();

@@ -112,8 +112,8 @@ class Player:
             error = self.page.evaluate(
                 "() => (document.getElementById('error-line') || {}).textContent || ''"
             )
-        except Exception as error:  # the page is navigating or gone
-            return f"no readable state ({error})"
+        except Exception as failure:  # the page is navigating or gone
+            return f"no readable state ({failure})"
         return f"state {state} error-line {error!r}"
 
     def close(self) -> None:

@@ -207,6 +207,7 @@ BODIES = [
     (f"{API}/accounts/token/", "post"),
     (f"{API}/accounts/verify-email/", "post"),
     (f"{API}/accounts/me/email/", "post"),
+    (f"{API}/accounts/me/", "delete"),
     (f"{API}/accounts/me/notifications/", "patch"),
     (f"{API}/accounts/me/push-subscriptions/", "post"),
     (f"{API}/accounts/me/push-subscriptions/", "delete"),

@@ -99,6 +99,7 @@ RULE_CODES = {"illegal_bid", "illegal_card", "hook_rule"}
 STATEFUL_FIELDS = {
     "accounts_register": {"username", "password"},
     "accounts_me_email": {"password"},
+    "accounts_me_delete": {"password"},  # a generated password is never the account's
     "accounts_verify_email": {"token"},
     "tournaments_create": {"starts_at"},  # from now to 60 days ahead: the clock's state
 }

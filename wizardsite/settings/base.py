@@ -9,7 +9,8 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 
-from wizardsite.env import env_bool, env_int, env_list, env_str
+from wizardsite.env import env_bool, env_choice, env_int, env_list, env_str
+from wizardsite.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -44,6 +45,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: every line of a request carries its id, and every answer is counted.
+    "wizardsite.logs.RequestContextMiddleware",
+    "wizardsite.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "wizardsite.middleware.RequestInputMiddleware",
     "wizardsite.middleware.DatabaseUnavailableMiddleware",
@@ -339,13 +343,14 @@ WEB_PUSH_HOSTS = env_list(
 # read from the environment.
 WEB_PUSH_TEST_ORIGINS: list[str] = []
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django": {"handlers": ["console"], "propagate": False}},
-}
+# Plain text lines, or JSON lines (LOG_FORMAT=json, production's default) for a log collector;
+# either way each carries its request id and game, and secrets and cards are masked.
+LOG_FORMAT = env_choice("LOG_FORMAT", "text", ["text", "json"])
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO")
+LOGGING = logging_config(json_lines=LOG_FORMAT == "json", level=LOG_LEVEL)
+
+# /metrics answers loopback, and anyone else who sends `Authorization: Bearer <METRICS_TOKEN>`.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 
 # Content-Security-Policy (django-csp): this site only, no inline script; sockets to this
 # host. Styles may be inline (the rating chart's SVG); scripts never.

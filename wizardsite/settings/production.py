@@ -1,8 +1,9 @@
 """Production: DEBUG off, the secret from the environment, secure cookies and HTTPS."""
 
-from wizardsite.env import env_bool, env_int, env_str
+from wizardsite.env import env_bool, env_choice, env_int, env_str
+from wizardsite.logs import logging_config
 from wizardsite.settings.base import *  # noqa: F403
-from wizardsite.settings.base import STORAGES
+from wizardsite.settings.base import LOG_LEVEL, STORAGES
 
 DEBUG = False
 SECRET_KEY = env_str("SECRET_KEY")  # required: no default in production
@@ -13,6 +14,8 @@ VAPID_DERIVE_FROM_SECRET = False
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+# A load balancer probes over plain HTTP: the probes and the scrape are never redirected.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
@@ -28,3 +31,7 @@ STORAGES = {
 # Tasks always go to the Celery worker through Redis: a bot (the hard one searches for
 # EXPERT_BOT_BUDGET_MS) never thinks in a web process.
 CELERY_TASK_ALWAYS_EAGER = False
+
+# JSON lines for the log collector unless LOG_FORMAT=text.
+LOG_FORMAT = env_choice("LOG_FORMAT", "json", ["text", "json"])
+LOGGING = logging_config(json_lines=LOG_FORMAT == "json", level=LOG_LEVEL)

@@ -1,0 +1,51 @@
+"""A player whose account is deleted leaves every table: R18's resignation where a game runs,
+a plain leave where it has not started; their chat text and invitations go."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
+from games.locks import lock_table
+from games.models import ChatMessage, Game, GameStatus, Invitation
+from games.outcome import Outcome
+from games.services.away import resign_locked
+from games.services.moves import apply_overdue
+from games.services.tables import leave_locked
+
+
+def seats_vacate(*, user: User) -> list[Outcome]:
+    """In the caller's transaction, each table locked in id order: the user resigns every
+    running game (R18; alone with bots, it is aborted) and leaves every open table. The
+    caller dispatches the outcomes after its commit."""
+    outcomes: list[Outcome] = []
+    running = (GameStatus.OPEN, GameStatus.ACTIVE)
+    game_ids = Game.objects.filter(status__in=running, seat_set__user=user).order_by("pk")
+    for game_id in list(game_ids.values_list("pk", flat=True)):
+        table = lock_table(game_id)
+        seat = table.seat_of(user.pk)
+        if seat is None or table.game.status not in running:  # it changed meanwhile
+            continue
+        if table.game.status == GameStatus.OPEN:
+            outcomes.append(leave_locked(table, seat, user))
+            continue
+        overdue, _ = apply_overdue(table)  # as at a resignation: expired turns first (R16)
+        if table.game.status != GameStatus.ACTIVE:
+            outcomes.extend([overdue] if overdue is not None else [])
+            continue
+        outcome = resign_locked(table, seat)
+        outcomes.append(overdue.then(outcome) if overdue is not None else outcome)
+    return outcomes
+
+
+def traces_erase(*, user: User, reported_messages: QuerySet[Any]) -> None:
+    """In the caller's transaction: the user's chat messages are deleted, those a report
+    points at (`reported_messages`, a query of message ids) kept with their text blanked;
+    invitations to or from them are withdrawn."""
+    mine = ChatMessage.objects.filter(user=user)
+    mine.exclude(pk__in=reported_messages).delete()
+    mine.update(text="", preset="")
+    Invitation.objects.filter(user=user).delete()
+    Invitation.objects.filter(sender=user).delete()

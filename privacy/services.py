@@ -1,0 +1,39 @@
+"""The deletion of a player's account (GDPR 17): the person goes, the games stay.
+
+The user row is kept under `deleted-<id>` (accounts.retirement) so finished games, replays,
+reviews, tournaments and the league keep the seat and every other player's ratings stand.
+Reports about them and the audit log stay for the moderators."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from accounts import retirement
+from core.errors import Invalid
+from games import services as game_services
+from games.dispatch import dispatch
+from moderation.models import Report
+from notifications.services import notifications_forget
+from tournaments.notify import tournament_changed
+from tournaments.services import entries_withdraw
+
+
+def account_delete(*, user: User, password: str) -> None:
+    """Delete the account, its password proving its owner asks: in one transaction it leaves
+    its open tables and resigns its running games (R18), then its identity, tokens, sessions,
+    subscriptions, follows, blocks, invitations and chat text go."""
+    if not user.has_usable_password() or not user.check_password(password):
+        raise Invalid("Wrong password.", fields={"password": ["wrong password"]})
+    with transaction.atomic(durable=True):
+        User.objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
+        outcomes = game_services.seats_vacate(user=user)
+        reported = Report.objects.filter(message__user=user).values("message_id")
+        game_services.traces_erase(user=user, reported_messages=reported)
+        notifications_forget(user=user)
+        tournament_ids = entries_withdraw(user=user)
+        retirement.account_anonymise(user=user)
+    for outcome in outcomes:
+        dispatch(outcome)
+    for tournament_id in tournament_ids:
+        tournament_changed(tournament_id)

@@ -1,0 +1,12 @@
+/* Every page: registers the service worker (/sw.js, scope "/"; push-optin.js registers the
+   same one), which shows pushes and, when a page cannot load, the offline page. It tells the
+   worker this page's language, so the offline page it keeps speaks the player's language. */
+if ("serviceWorker" in navigator) {
+  window.addEventListener("load", () => {
+    // A browser that refuses workers (a policy, some private windows) still shows the page.
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+  });
+  navigator.serviceWorker.ready.then((registration) => {
+    if (registration.active) registration.active.postMessage({ language: document.documentElement.lang });
+  });
+}
