@@ -71,13 +71,15 @@ restore:
 	pg_restore --clean --if-exists --no-owner --single-transaction --exit-on-error --dbname="$$DATABASE_URL" "$(BACKUP)"
 	$(BIN)/python manage.py check_games
 
-# The suite, then the browser tests (marked e2e; E2E=0 leaves them out, `make test-browser`
-# runs them alone) two files at a time: they mostly wait on the pages' animations. pytest exits
-# 5 when it collects no test: say so rather than fail the build.
+# The suite, JOBS processes at a time (0: in this process), then the browser tests (marked e2e;
+# E2E=0 leaves them out, `make test-browser` runs them alone) two files at a time: they mostly
+# wait on the pages' animations. pytest exits 5 when it collects no test: say so rather than
+# fail the build.
 E2E ?= 1
+JOBS ?= 2
 PYTEST = { $(BIN)/python -m pytest $(1) || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected"; [ $$rc -eq 5 ]; }; }
 test: install
-	$(call PYTEST,-m "not e2e" $(PYTEST_ARGS))
+	$(call PYTEST,-m "not e2e" -n $(JOBS) $(PYTEST_ARGS))
 	@[ "$(E2E)" = 0 ] || $(MAKE) --no-print-directory test-browser
 
 test-browser: install
