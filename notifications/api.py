@@ -1,4 +1,4 @@
-"""REST endpoints of the notifications: the player's settings and push subscriptions."""
+"""REST endpoints of the notifications: the player's settings, push subscriptions and devices."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from apikit.api import player
 from apikit.schema import errors, ref
 from notifications import services
 from notifications.serializers import (
+    DeviceSerializer,
+    DeviceTokenSerializer,
     NotificationSettingsSerializer,
     PushEndpointSerializer,
     PushSubscriptionSerializer,
@@ -76,4 +78,36 @@ class PushSubscriptions(APIView):
         services.push_subscription_remove(
             user=player(request), endpoint=serializer.validated_data["endpoint"]
         )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class Devices(APIView):
+    @extend_schema(
+        operation_id="accounts_me_devices_create",
+        request=DeviceSerializer,
+        responses={201: None, **errors(400, 401)},
+        description=(
+            "Register this phone app for native push: the turn, reminder, invitation and "
+            "tournament notices that browsers get by Web Push, with the table's link in "
+            "`data.url` (FCM) or `url` (APNs). Registering turns push_turns on. At most 10 a "
+            "player: an 11th replaces the oldest. A token another account registered moves "
+            "to this one (the phone signed in again)."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        serializer = DeviceSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.device_add(user=player(request), **serializer.validated_data)
+        return Response(status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="accounts_me_devices_delete",
+        request=DeviceTokenSerializer,
+        responses={204: None, **errors(400, 401)},
+        description="Forget the device with this token (204 also when there was none).",
+    )
+    def delete(self, request: Request) -> Response:
+        serializer = DeviceTokenSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.device_remove(user=player(request), token=serializer.validated_data["token"])
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,4 +1,4 @@
-"""Notices sent, for operators: Web Push and mail, counted once each is handed over."""
+"""Notices sent, for operators: Web Push, FCM, APNs and mail, counted once each is handed over."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Literal
 
 from prometheus_client import Counter
 
-NoticeKind = Literal["webpush", "mail"]
+NoticeKind = Literal["webpush", "fcm", "apns", "mail"]
 
 notices_sent = Counter("wizard_notices_sent", "Notices handed to a push service or mail.", ["kind"])
 

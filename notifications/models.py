@@ -37,10 +37,35 @@ class PushSubscription(models.Model):
         return f"push subscription {self.pk} of {self.user}"
 
 
+class Platform(models.TextChoices):
+    FCM = "fcm", "Firebase Cloud Messaging (Android)"
+    APNS = "apns", "Apple Push Notification service (iOS)"
+
+
+class Device(models.Model):
+    """A phone app's registration for native push: the token its platform's service gave it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_devices"
+    )
+    platform = models.CharField(max_length=4, choices=Platform.choices)
+    token = models.CharField(max_length=512)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["platform", "token"], name="one_device_per_token")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.platform} device {self.pk} of {self.user}"
+
+
 class Kind(models.TextChoices):
     TURN_MAIL = "turn_mail", "turn mail"
     REMINDER_MAIL = "reminder_mail", "reminder mail"
     TURN_PUSH = "turn_push", "turn push"
+    REMINDER_PUSH = "reminder_push", "reminder push"
 
 
 class Sent(models.Model):

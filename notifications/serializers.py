@@ -94,3 +94,25 @@ class PushSubscriptionSerializer(PushEndpointSerializer):
         allow_null=True,
         help_text="As PushSubscription.toJSON() gives it; not used.",
     )
+
+
+# A device token as the platforms give them: FCM's registration tokens (letters, digits, `-`,
+# `_` and `:`), APNs' hexadecimal ones. A token its service does not know is deleted at the
+# first notice (notifications.native).
+DEVICE_TOKEN_MAX_LENGTH = 512
+_DEVICE_TOKEN = whole_text(r"[A-Za-z0-9_:-]{16,512}")
+
+
+class DeviceTokenSerializer(StrictSerializer):
+    token = StrictCharField(
+        max_length=DEVICE_TOKEN_MAX_LENGTH,
+        validators=[RegexValidator(_DEVICE_TOKEN)],
+        help_text="The token the platform's push service gave the app.",
+    )
+
+
+class DeviceSerializer(DeviceTokenSerializer):
+    platform = serializers.ChoiceField(
+        choices=["fcm", "apns"],
+        help_text="`fcm`: Firebase Cloud Messaging (Android); `apns`: Apple's (iOS).",
+    )

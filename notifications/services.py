@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from core.errors import Invalid
-from notifications.models import Kind, NotificationSettings, PushSubscription, Sent
+from notifications.models import Device, Kind, NotificationSettings, PushSubscription, Sent
 
 # Browsers and apps a player may subscribe (API.md): a new one beyond it replaces the oldest.
 MAX_PUSH_SUBSCRIPTIONS = 10
@@ -97,6 +97,54 @@ def push_subscription_gone(*, subscription_id: int) -> None:
     PushSubscription.objects.filter(pk=subscription_id).delete()
 
 
+class PushTargets(NamedTuple):
+    """A player's Web Push subscriptions and phone devices (their ids)."""
+
+    subscriptions: list[int]
+    devices: list[int]
+
+
+def pushes_to(user_id: int) -> PushTargets | None:
+    """Where the player's pushes go; None when nowhere."""
+    targets = PushTargets(
+        list(PushSubscription.objects.filter(user_id=user_id).values_list("pk", flat=True)),
+        list(Device.objects.filter(user_id=user_id).values_list("pk", flat=True)),
+    )
+    return targets if targets.subscriptions or targets.devices else None
+
+
+def device_add(*, user: User, platform: str, token: str) -> None:
+    """Register a phone app for native push; registering is opting in, so push_turns is turned
+    on. A token is one app on one phone: registered by another account, it moves to this one
+    (the phone signed in again). Beyond MAX_PUSH_SUBSCRIPTIONS, the player's oldest goes."""
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
+        Device.objects.filter(platform=platform, token=token).exclude(user=user).delete()
+        try:
+            with transaction.atomic():
+                Device.objects.get_or_create(user=user, platform=platform, token=token)
+        except IntegrityError:  # another account registered it this instant: theirs, then
+            raise Invalid(
+                "This device was registered by another account just now: try again.",
+                fields={"token": ["registered by another account"]},
+            ) from None
+        surplus = Device.objects.filter(user=user).order_by("-created", "-pk")[
+            MAX_PUSH_SUBSCRIPTIONS:
+        ]
+        Device.objects.filter(pk__in=list(surplus.values_list("pk", flat=True))).delete()
+        NotificationSettings.objects.update_or_create(user=user, defaults={"push_turns": True})
+
+
+def device_remove(*, user: User, token: str) -> None:
+    """Forget the player's device with this token (nothing happens if there is none)."""
+    Device.objects.filter(user=user, token=token).delete()
+
+
+def device_gone(*, device_id: int) -> None:
+    """The platform's service says the app is no longer installed (the token is dead)."""
+    Device.objects.filter(pk=device_id).delete()
+
+
 def notice_claim(*, user_id: int, game_id: int, seq: int, kind: Kind) -> bool:
     """Claim the one notice of this kind for this turn: True for the first caller only (the
     insert is the compare-and-set; a twin task's insert hits the unique constraint)."""
@@ -114,7 +162,8 @@ def notice_release(*, user_id: int, game_id: int, seq: int, kind: Kind) -> None:
 
 
 def notifications_forget(*, user: User) -> None:
-    """A deleted account's settings, push subscriptions and notice claims are gone."""
+    """A deleted account's settings, push subscriptions, devices and notice claims are gone."""
     NotificationSettings.objects.filter(user=user).delete()
     PushSubscription.objects.filter(user=user).delete()
+    Device.objects.filter(user=user).delete()
     Sent.objects.filter(user=user).delete()

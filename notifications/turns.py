@@ -12,7 +12,7 @@ Nothing for an away seat (R18): its decisions are made for it within seconds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
@@ -27,7 +27,7 @@ from core.errors import NotFound
 from games import presence, selectors
 from games.models import Game, GameStatus, Seat
 from notifications import mail, services, webpush
-from notifications.models import Kind, PushSubscription, Sent
+from notifications.models import Kind, Sent
 
 REMINDER_BEFORE = timedelta(hours=1)
 REMINDER_MIN_LIMIT = 2 * REMINDER_BEFORE
@@ -54,10 +54,9 @@ class Turn:
 
 @dataclass
 class Notices:
-    """What the turn's task still has to do: push `payload` to each subscription, and
-    remind the player at `remind_at`."""
+    """What the turn's task still has to do: push `payload` (if any) to each subscription
+    and device, and remind the player at `remind_at`."""
 
-    push_to: list[int] = field(default_factory=list)
     payload: str = ""
     remind_at: datetime | None = None
 
@@ -88,15 +87,13 @@ def turn_notify(*, user_id: int, game_id: int, seq: int) -> Notices:
     prefs = services.settings_of(turn.user)
     if turn.correspondence and prefs.email_turns:
         _mail_once(turn, Kind.TURN_MAIL)
-    if prefs.push_turns and (turn.correspondence or not presence.is_connected(user_id)):
-        subscriptions = list(
-            PushSubscription.objects.filter(user_id=user_id).values_list("pk", flat=True)
-        )
-        if subscriptions and services.notice_claim(
-            user_id=user_id, game_id=game_id, seq=seq, kind=Kind.TURN_PUSH
-        ):
-            notices.push_to = subscriptions
-            notices.payload = webpush.turn_payload(turn.game, prefs.language)
+    wants_push = prefs.push_turns and (turn.correspondence or not presence.is_connected(user_id))
+    if (
+        wants_push
+        and services.pushes_to(user_id)
+        and services.notice_claim(user_id=user_id, game_id=game_id, seq=seq, kind=Kind.TURN_PUSH)
+    ):
+        notices.payload = webpush.turn_payload(turn.game, prefs.language)
     if turn.correspondence and turn.game.turn_seconds >= REMINDER_MIN_LIMIT.total_seconds():
         assert turn.game.deadline is not None
         notices.remind_at = turn.game.deadline - REMINDER_BEFORE
@@ -122,6 +119,26 @@ def turn_remind(*, user_id: int, game_id: int, seq: int) -> bool:
     if not services.settings_of(turn.user).email_turns:
         return False
     return _mail_once(turn, Kind.REMINDER_MAIL)
+
+
+def reminder_push(*, user_id: int, game_id: int, seq: int) -> str | None:
+    """The reminder's push payload, once a turn, when an hour or less is left at a table of two
+    hours or more a turn and the player takes pushes somewhere; None otherwise."""
+    turn = current_turn(user_id=user_id, game_id=game_id, seq=seq)
+    if turn is None or turn.game.turn_seconds < REMINDER_MIN_LIMIT.total_seconds():
+        return None
+    assert turn.game.deadline is not None
+    left = turn.game.deadline - timezone.now()
+    if left <= timedelta(0) or left > REMINDER_BEFORE + REMINDER_TOLERANCE:
+        return None
+    prefs = services.settings_of(turn.user)
+    if not (prefs.push_turns and services.pushes_to(user_id)):
+        return None
+    if not services.notice_claim(
+        user_id=user_id, game_id=game_id, seq=seq, kind=Kind.REMINDER_PUSH
+    ):
+        return None
+    return webpush.turn_payload(turn.game, prefs.language, reminder=True)
 
 
 # Claims older than the longest turn can no longer stop a second notice: they are pruned.

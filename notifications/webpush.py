@@ -89,12 +89,17 @@ def public_key() -> str | None:
     return derived
 
 
-def turn_payload(game: Game, language: str) -> str:
-    """The notification's JSON, in the player's language (the service worker shows it)."""
+def turn_payload(game: Game, language: str, *, reminder: bool = False) -> str:
+    """The notification's JSON, in the player's language (the service worker shows it): the
+    turn, or an hour left for it (the reminder replaces the turn's notice: the same tag)."""
     known = {code for code, _ in settings.LANGUAGES}
     with translation.override(language if language in known else settings.LANGUAGE_CODE):
-        title = gettext("Your turn at table %(id)s") % {"id": game.pk}
-        body = gettext("The other players are waiting for your move.")
+        if reminder:
+            title = gettext("An hour left at table %(id)s") % {"id": game.pk}
+            body = gettext("Your move is still waiting: at the deadline it is made for you.")
+        else:
+            title = gettext("Your turn at table %(id)s") % {"id": game.pk}
+            body = gettext("The other players are waiting for your move.")
     ttl = MAX_TTL
     if game.deadline is not None:
         ttl = max(0, min(MAX_TTL, int((game.deadline - timezone.now()).total_seconds())))

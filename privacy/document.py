@@ -30,6 +30,14 @@ class ExportedPushSubscription(TypedDict):
     created: DateTime
 
 
+class ExportedDevice(TypedDict):
+    """A phone app registered for native push."""
+
+    platform: str  # fcm or apns
+    token: str
+    created: DateTime
+
+
 class ExportedHand(TypedDict):
     """A hand as dealt to the player; null while a running game's blind round hides it (R9)."""
 
@@ -117,6 +125,7 @@ class DataExport(TypedDict):
     account: ExportedAccount
     notifications: SettingsView
     push_subscriptions: list[ExportedPushSubscription]
+    devices: list[ExportedDevice]
     following: list[str]
     followers: list[str]
     blocked: list[str]

@@ -20,11 +20,12 @@ from games.selectors import event_view, iso
 from league.models import Pool, Rating, RatingChange
 from league.ratings import display
 from moderation.models import Report, ReportStatus
-from notifications.models import NotificationSettings, PushSubscription
+from notifications.models import Device, NotificationSettings, PushSubscription
 from notifications.services import settings_view
 from privacy.document import (
     ExportedAccount,
     ExportedChatMessage,
+    ExportedDevice,
     ExportedEntry,
     ExportedGame,
     ExportedHand,
@@ -56,6 +57,10 @@ def _head(user: User) -> dict[str, Any]:
         "push_subscriptions": [
             ExportedPushSubscription(endpoint=row.endpoint, created=iso(row.created))
             for row in PushSubscription.objects.filter(user=user).order_by("pk")
+        ],
+        "devices": [
+            ExportedDevice(platform=row.platform, token=row.token, created=iso(row.created))
+            for row in Device.objects.filter(user=user).order_by("pk")
         ],
         "following": _names(Follow.objects.filter(follower=user), "followed__username"),
         "followers": _names(Follow.objects.filter(followed=user), "follower__username"),

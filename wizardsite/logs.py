@@ -127,5 +127,9 @@ def logging_config(*, json_lines: bool, level: str) -> dict[str, Any]:
             }
         },
         "root": {"handlers": ["console"], "level": level},
-        "loggers": {"django": {"handlers": ["console"], "propagate": False}},
+        "loggers": {
+            "django": {"handlers": ["console"], "propagate": False},
+            # httpx writes each request's URL at INFO: APNs' holds the device's token.
+            "httpx": {"level": "WARNING"},
+        },
     }

@@ -46,6 +46,7 @@ api_v1 = [
         notifications_api.PushSubscriptions.as_view(),
         name="api-me-push-subscriptions",
     ),
+    path("accounts/me/devices/", notifications_api.Devices.as_view(), name="api-me-devices"),
     path("games/", games_api.GameListCreate.as_view(), name="api-games"),
     path("games/<int:game_id>/", games_api.GameDetail.as_view(), name="api-game"),
     path("games/<int:game_id>/join/", games_api.GameJoin.as_view(), name="api-game-join"),

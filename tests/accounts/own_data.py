@@ -35,6 +35,9 @@ class World:
     push_keys: BrowserKeys
 
 
+APNS_TOKEN = "a0" * 32
+
+
 def post(player: Player, url: str, body: dict[str, Any] | None = None, status: int = 201) -> Any:
     response = player.client.post(url, body or {}, format="json")
     assert response.status_code == status, response.content
@@ -65,6 +68,7 @@ def build(make_player: Callable[..., Player]) -> World:
     keys = BrowserKeys.new()
     body = {"endpoint": ENDPOINT, "keys": {"p256dh": keys.p256dh, "auth": keys.auth}}
     post(me, f"{API}/accounts/me/push-subscriptions/", body)
+    post(me, f"{API}/accounts/me/devices/", {"platform": "apns", "token": APNS_TOKEN})
     response = me.client.patch(
         f"{API}/accounts/me/notifications/", {"email_turns": False}, format="json"
     )

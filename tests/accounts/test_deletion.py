@@ -19,7 +19,7 @@ from accounts.models import Block, Follow, RetiredUsername
 from games.models import ChatMessage, Game, GameStatus, Invitation, Seat
 from league.models import LeagueGame, RatingChange
 from moderation.models import AuditLog, Report
-from notifications.models import NotificationSettings, PushSubscription
+from notifications.models import Device, NotificationSettings, PushSubscription
 from tests.accounts.own_data import World, build
 from tests.games.helpers import API, PASSWORD, Player, assert_error, register_player
 from tests.league.helpers import snapshot
@@ -92,6 +92,7 @@ def test_the_persons_data_is_gone_and_the_moderators_records_stay(world: World) 
     assert not Follow.objects.filter(followed=user).exists()
     assert not Block.objects.filter(blocker=user).exists()
     assert not PushSubscription.objects.filter(user=user).exists()
+    assert not Device.objects.filter(user=user).exists()
     assert not NotificationSettings.objects.filter(user=user).exists()
     assert not Invitation.objects.filter(sender=user).exists()
     # The chat text is gone; the line a report points at stays, blank, for the moderators.

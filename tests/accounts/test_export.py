@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from games.engine import sort_hand
 from games.models import Event, Game
-from tests.accounts.own_data import ENDPOINT, World, build
+from tests.accounts.own_data import APNS_TOKEN, ENDPOINT, World, build
 from tests.games.helpers import API, PASSWORD, Player, assert_error, strings_in
 from tests.games.test_contract import Contract
 
@@ -68,6 +68,8 @@ def test_export_holds_the_account_settings_and_people(world: World) -> None:
     assert document["notifications"] == {"email_turns": False, "push_turns": True}
     (subscription,) = document["push_subscriptions"]
     assert subscription["endpoint"] == ENDPOINT and set(subscription) == {"endpoint", "created"}
+    (device,) = document["devices"]
+    assert (device["platform"], device["token"]) == ("apns", APNS_TOKEN)
     assert document["following"] == ["ana"]
     assert document["followers"] == ["ana", "bob"]
     assert document["blocked"] == ["carl"]

@@ -53,6 +53,7 @@ LEADERBOARD = f"{API}/league/leaderboard/"
 PROFILE = f"{API}/players/{{username}}/"
 NOTIFICATIONS = f"{API}/accounts/me/notifications/"
 PUSH_SUBSCRIPTIONS = f"{API}/accounts/me/push-subscriptions/"
+DEVICES = f"{API}/accounts/me/devices/"
 VERIFY_EMAIL = f"{API}/accounts/verify-email/"
 RESEND_VERIFICATION = f"{API}/accounts/me/verify-email/resend/"
 ME_EMAIL = f"{API}/accounts/me/email/"
@@ -437,6 +438,9 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     assert await rest.status(client, "post", PUSH_SUBSCRIPTIONS, subscription) == 201
     assert (await rest.call(client, "get", NOTIFICATIONS))[1]["push_turns"] is True
     assert await rest.status(client, "delete", PUSH_SUBSCRIPTIONS, {"endpoint": endpoint}) == 204
+    device = {"platform": "apns", "token": "c0" * 32}
+    assert await rest.status(client, "post", DEVICES, device) == 201
+    assert await rest.status(client, "delete", DEVICES, {"token": device["token"]}) == 204
 
     # The address: verified with the token of the mailed link, changed (unverified again), and
     # the link sent once more.

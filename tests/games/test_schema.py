@@ -211,6 +211,8 @@ BODIES = [
     (f"{API}/accounts/me/notifications/", "patch"),
     (f"{API}/accounts/me/push-subscriptions/", "post"),
     (f"{API}/accounts/me/push-subscriptions/", "delete"),
+    (f"{API}/accounts/me/devices/", "post"),
+    (f"{API}/accounts/me/devices/", "delete"),
     (f"{API}/games/", "post"),
     (f"{API}/games/{{game_id}}/join/", "post"),
     (f"{API}/games/{{game_id}}/invite/", "post"),
@@ -341,6 +343,8 @@ VALID_BODIES = {
     (f"{API}/accounts/me/push-subscriptions/", "delete"): {
         "endpoint": "https://fcm.googleapis.com/fcm/send/abc"
     },
+    (f"{API}/accounts/me/devices/", "post"): {"platform": "fcm", "token": "f" * 64},
+    (f"{API}/accounts/me/devices/", "delete"): {"token": "f" * 64},
     (f"{API}/games/", "post"): {"seats": 3},
     (f"{API}/games/{{game_id}}/moves/", "post"): {"type": "bid", "bid": 0},
     (f"{API}/games/{{game_id}}/chat/", "post"): {"text": "hello"},

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 import requests
-from celery.signals import task_retry
 from django.contrib.auth.models import User
 from requests.adapters import HTTPAdapter
 
@@ -202,20 +201,6 @@ class Resolver:
 @pytest.fixture
 def resolver(monkeypatch: pytest.MonkeyPatch) -> Resolver:
     return Resolver(monkeypatch)
-
-
-@pytest.fixture
-def retries() -> Iterator[list[BaseException]]:
-    seen: list[BaseException] = []
-
-    def on_retry(sender: object, reason: BaseException, **_: object) -> None:
-        seen.append(reason)
-
-    task_retry.connect(on_retry, weak=False)
-    try:
-        yield seen
-    finally:
-        task_retry.disconnect(on_retry)
 
 
 @pytest.mark.parametrize("endpoint", ADDRESS_FORMS + OTHER_REFUSALS)

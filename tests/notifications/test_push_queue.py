@@ -17,6 +17,7 @@ from wizardsite.celery import app
 
 NOTICE_TASKS = [
     notice_tasks.push_send.name,
+    notice_tasks.device_send.name,
     notice_tasks.turn_notify.name,
     notice_tasks.turn_remind.name,
     notice_tasks.remind_due.name,

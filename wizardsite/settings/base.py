@@ -343,6 +343,19 @@ WEB_PUSH_HOSTS = env_list(
 # read from the environment.
 WEB_PUSH_TEST_ORIGINS: list[str] = []
 
+# Native push to phone apps (notifications/native.py); a platform without its credentials sends
+# nothing. FCM: a service account's JSON key (the file's path or the JSON itself); APNs: the
+# team's .p8 signing key (path or PEM text), its key id, the team id and the app's bundle id.
+# The URLs change only for Apple's sandbox (https://api.sandbox.push.apple.com) or a stand-in.
+FCM_CREDENTIALS = os.environ.get("FCM_CREDENTIALS", "")
+FCM_PROJECT_ID = os.environ.get("FCM_PROJECT_ID", "")
+FCM_URL = env_str("FCM_URL", "https://fcm.googleapis.com")
+APNS_KEY = os.environ.get("APNS_KEY", "")
+APNS_KEY_ID = os.environ.get("APNS_KEY_ID", "")
+APNS_TEAM_ID = os.environ.get("APNS_TEAM_ID", "")
+APNS_TOPIC = os.environ.get("APNS_TOPIC", "")
+APNS_URL = env_str("APNS_URL", "https://api.push.apple.com")
+
 # Plain text lines, or JSON lines (LOG_FORMAT=json, production's default) for a log collector;
 # either way each carries its request id and game, and secrets and cards are masked.
 LOG_FORMAT = env_choice("LOG_FORMAT", "text", ["text", "json"])
