@@ -12,6 +12,7 @@ from typing import Any
 import jwt
 import pytest
 from django.contrib.auth.models import User
+from prometheus_client import REGISTRY
 
 from notifications import native, tasks, webpush
 from notifications.models import Device
@@ -254,14 +255,22 @@ def test_an_expired_provider_token_is_renewed(
     assert first != second and len(retries) == 1
 
 
-def test_the_oauth_token_is_fetched_once_for_many_notices(
+def test_the_oauth_token_is_fetched_once_for_many_notices_each_counted(
     make_player: Callable[..., Player], services: tuple[StandIn, StandIn]
 ) -> None:
     fcm, _ = services
     device = one_device(make_player, "fcm", "a" * 64)
-    for _ in range(3):
+    before = sent("fcm")
+    fcm.answers = [(503, {})]  # not taken: not counted
+    tasks.device_send.apply((device.pk, PAYLOAD), throw=False)
+    for _ in range(2):
         tasks.device_send.apply((device.pk, PAYLOAD))
-    assert len(fcm.received) == 3 and len(fcm.tokens_issued) == 1
+    assert len(fcm.received) == 4 and len(fcm.tokens_issued) == 1
+    assert sent("fcm") == before + 3
+
+
+def sent(kind: str) -> float:
+    return REGISTRY.get_sample_value("wizard_notices_sent_total", {"kind": kind}) or 0.0
 
 
 def test_without_credentials_nothing_is_sent(
