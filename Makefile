@@ -55,7 +55,8 @@ serve: install
 
 # Backups of the PostgreSQL database at DATABASE_URL (see the README's "Backups"). pg_dump reads
 # one snapshot: a move, one transaction, is in the file whole or not at all.
-BACKUP ?= backups/wizard-$(shell date -u +%Y%m%dT%H%M%SZ).dump
+BACKUP_STAMP := $(shell date -u +%Y%m%dT%H%M%SZ)
+BACKUP ?= backups/wizard-$(BACKUP_STAMP).dump
 
 backup:
 	@test -n "$$DATABASE_URL" || { echo "make backup needs DATABASE_URL (postgres://...)"; exit 2; }

@@ -42,3 +42,10 @@ def moves_count(rows: Iterable[Event], door: Door) -> None:
     for row in rows:
         if row.type in engine.PLAYER_DECISIONS:
             moves.labels(kind=MOVE_KINDS.get(row.type, row.type), door=door).inc()
+
+
+def timer_moves_count(rows: Iterable[Event], lateness: Iterable[float]) -> None:
+    """The timer's committed auto-moves (R16): their decisions, and how late each came."""
+    moves_count(rows, "timer")
+    for seconds in lateness:
+        auto_move_lateness.observe(seconds)

@@ -35,8 +35,6 @@ log = logging.getLogger(__name__)
 FCM_SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
 # Apple refuses a provider token older than an hour and one renewed more than every 20 minutes.
 APNS_TOKEN_LIFETIME = 40 * 60
-# APNs' reasons that mean the token will never reach an app again: the device is deleted.
-APNS_DEAD_TOKEN = {"BadDeviceToken", "DeviceTokenNotForTopic", "Unregistered"}
 
 
 @dataclass(frozen=True)
@@ -121,7 +119,7 @@ def _fcm_send(token: str, notice: Notice) -> None:
         metrics.notice_sent("fcm")
         return
     reason = _fcm_reason(response)
-    if code == 404 or reason == "UNREGISTERED":
+    if reason == "UNREGISTERED":  # not any 404: a wrong FCM_URL must not delete every phone
         raise PushGone(f"{code} {reason}")
     if code == 429 or code >= 500:
         raise PushFailed(f"{code} {reason}")
@@ -203,7 +201,9 @@ def _apns_send(token: str, notice: Notice) -> None:
         metrics.notice_sent("apns")
         return
     reason = _apns_reason(response)
-    if code == 410 or reason in APNS_DEAD_TOKEN:
+    # Only Apple's word that the app is gone deletes the device: BadDeviceToken is also the
+    # answer to a token of the other environment (a wrong APNS_URL), so it is only logged.
+    if code == 410 or reason == "Unregistered":
         raise PushGone(f"{code} {reason}")
     if code == 403 and reason == "ExpiredProviderToken":
         provider_token.forget()

@@ -26,7 +26,9 @@ def account_delete(*, user: User, password: str) -> None:
     if not user.has_usable_password() or not user.check_password(password):
         raise Invalid("Wrong password.", fields={"password": ["wrong password"]})
     with transaction.atomic(durable=True):
-        User.objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
+        # FOR NO KEY UPDATE: a tournament's step that seats the player (a foreign key to this
+        # row) is not blocked by it, so the two never wait on each other.
+        User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk").get()
         outcomes = game_services.seats_vacate(user=user)
         reported = Report.objects.filter(message__user=user).values("message_id")
         game_services.traces_erase(user=user, reported_messages=reported)

@@ -53,6 +53,8 @@ class RedactFilter(logging.Filter):
         for name in list(vars(record)):
             if any(word in name.lower() for word in SECRET_NAMES + CARD_NAMES):
                 setattr(record, name, MASK)
+        if hasattr(record, "request"):  # django.request's; its repr holds the query string
+            record.request = mask(repr(record.request))
         return True
 
 
@@ -129,6 +131,10 @@ def logging_config(*, json_lines: bool, level: str) -> dict[str, Any]:
         "root": {"handlers": ["console"], "level": level},
         "loggers": {
             "django": {"handlers": ["console"], "propagate": False},
+            # uvicorn's own lines name each websocket's URL, `?token=` of an app's included:
+            # through the masking handler too.
+            "uvicorn": {"handlers": ["console"], "propagate": False},
+            "uvicorn.access": {"handlers": ["console"], "propagate": False},
             # httpx writes each request's URL at INFO: APNs' holds the device's token.
             "httpx": {"level": "WARNING"},
         },

@@ -11,6 +11,8 @@ import logging
 import os
 import time
 from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
 
 import redis
 from django.conf import settings
@@ -27,7 +29,7 @@ from prometheus_client import (
     generate_latest,
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
-from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 from prometheus_client.registry import Collector
 
 from games.models import Game, GameStatus
@@ -93,17 +95,24 @@ class QueueLengths(Collector):
             "wizard_celery_queue_length", "Tasks waiting in each Celery queue.", labels=["queue"]
         )
         if settings.REDIS_URL:
-            client = redis.Redis.from_url(
-                settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1
-            )
+            queues = celery_queues()
+            pipe = _broker(settings.REDIS_URL).pipeline(transaction=False)
+            for queue in queues:
+                pipe.llen(queue)
             try:
-                for queue in celery_queues():
-                    family.add_metric([queue], client.llen(queue))
+                lengths = pipe.execute()
             except redis.RedisError as error:
                 log.warning("queue lengths not read: %r", error)
-            finally:
-                client.close()
+            else:
+                for queue, length in zip(queues, lengths, strict=True):
+                    family.add_metric([queue], length)
         yield family
+
+
+@cache
+def _broker(url: str) -> redis.Redis:
+    """One client a process for the scrapes (its pool reconnects after an outage)."""
+    return redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
 
 
 def celery_queues() -> list[str]:
@@ -116,13 +125,30 @@ def celery_queues() -> list[str]:
 def scrape_registry() -> CollectorRegistry:
     """Every process's figures (multiprocess mode) or this one's, and the scrape-time counts."""
     registry = CollectorRegistry()
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        _forget_dead(Path(directory))
         MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         registry.register(REGISTRY)
     registry.register(GamesByStatus())
     registry.register(QueueLengths())
     return registry
+
+
+def _forget_dead(directory: Path) -> None:
+    """A web worker that died (uvicorn starts another) leaves its live gauges' file: its open
+    sockets would be summed for ever. Its counters and histograms stay counted."""
+    for path in directory.glob("gauge_live*_*.db"):
+        pid = path.stem.rpartition("_")[2]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            mark_process_dead(int(pid), str(directory))  # type: ignore[no-untyped-call]
+        except PermissionError:  # alive, another user's
+            pass
 
 
 def allowed(request: HttpRequest) -> bool:

@@ -62,8 +62,7 @@ def move_apply(
     if outcome is not None:
         dispatch(outcome)
         overdue_rows = len(overdue.rows) if overdue is not None else 0
-        metrics.moves_count(outcome.rows[:overdue_rows], "timer")
-        metrics.moves_count(outcome.rows[overdue_rows:], door)
+        metrics.moves_count(outcome.rows[overdue_rows:], door)  # apply_overdue counts its own
     if refusal is not None:
         raise refusal
     assert outcome is not None
@@ -94,7 +93,6 @@ def turns_expire(*, limit: int = 200) -> int:
             outcome, count = apply_overdue(table) if table is not None else (None, 0)
         if outcome is not None:
             dispatch(outcome)
-            metrics.moves_count(outcome.rows, "timer")
         applied += count
     for game_id, seq, deadline in clock.soon_expiring(timezone.now()):
         expire_at(game_id, seq, deadline)
@@ -112,7 +110,6 @@ def turn_expire(*, game_id: int, seq: int) -> int:
         outcome, applied = apply_overdue(table) if table.game.seq == seq else (None, 0)
     if outcome is not None:
         dispatch(outcome)
-        metrics.moves_count(outcome.rows, "timer")
     return applied
 
 
@@ -124,7 +121,7 @@ def apply_overdue(table: Table) -> tuple[Outcome | None, int]:
     an outage nobody is auto-moved on a turn they were not given in full. A bot step whose
     task was lost is sent again (a bot never thinks under the lock). Returns what changed and
     the auto-moves and blind-trick steps applied (a renewal or a step sent again is none)."""
-    game, outcomes, applied = table.game, list[Outcome](), 0
+    game, outcomes, applied, lateness = table.game, list[Outcome](), 0, list[float]()
     while clock.is_overdue(game, now := timezone.now()):
         state = game.engine_state()
         assert state is not None and state.to_act is not None
@@ -141,10 +138,14 @@ def apply_overdue(table: Table) -> tuple[Outcome | None, int]:
         else:
             _expired(acting)
             assert game.deadline is not None  # is_overdue: the turn has one
-            metrics.auto_move_lateness.observe((now - game.deadline).total_seconds())
+            lateness.append((now - game.deadline).total_seconds())
             outcomes.append(_decide(table, state.to_act, engine.auto_move(state), auto=True))
         applied += 1
-    return chain(outcomes), applied
+    outcome = chain(outcomes)
+    if outcome is not None:  # counted once committed, whoever found them (a move, a resign…)
+        rows = outcome.rows
+        transaction.on_commit(lambda: metrics.timer_moves_count(rows, lateness))
+    return outcome, applied
 
 
 def _renew_turn(table: Table, state: State, acting: Seat, now: datetime) -> Outcome:

@@ -211,7 +211,6 @@ def test_a_failing_service_is_tried_again_with_backoff(
     [
         ("fcm", fcm_error(404, "UNREGISTERED")),
         ("apns", (410, {"reason": "Unregistered", "timestamp": 1700000000000})),
-        ("apns", (400, {"reason": "BadDeviceToken"})),
     ],
 )
 def test_a_device_its_service_reports_unregistered_is_deleted(
@@ -229,16 +228,28 @@ def test_a_device_its_service_reports_unregistered_is_deleted(
     assert not Device.objects.filter(pk=device.pk).exists()
 
 
+@pytest.mark.parametrize(
+    ("platform", "answer"),
+    [
+        ("fcm", fcm_error(400, "INVALID_ARGUMENT")),
+        ("fcm", (404, {})),  # a wrong FCM_URL or project: not the device's fault
+        ("apns", (400, {"reason": "BadDeviceToken"})),  # also a token of the other environment
+        ("apns", (400, {"reason": "DeviceTokenNotForTopic"})),
+    ],
+)
 def test_any_other_refusal_keeps_the_device_and_is_not_retried(
     make_player: Callable[..., Player],
     services: tuple[StandIn, StandIn],
     retries: list[BaseException],
+    platform: str,
+    answer: tuple[int, dict[str, Any]],
 ) -> None:
-    fcm, _ = services
-    device = one_device(make_player, "fcm", APNS_TOKEN)
-    fcm.answers = [fcm_error(400, "INVALID_ARGUMENT")]
+    fcm, apns = services
+    service = fcm if platform == "fcm" else apns
+    device = one_device(make_player, platform, APNS_TOKEN)
+    service.answers = [answer]
     tasks.device_send.apply((device.pk, PAYLOAD))
-    assert len(fcm.received) == 1 and retries == []
+    assert len(service.received) == 1 and retries == []
     assert Device.objects.filter(pk=device.pk).exists()
 
 

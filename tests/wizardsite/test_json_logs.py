@@ -124,3 +124,20 @@ def test_the_filter_masks_secrets_and_cards_wherever_they_are(json_lines: io.Str
 def test_mask_keeps_what_is_not_secret() -> None:
     assert mask("push to subscription 5 not sent: 410") == "push to subscription 5 not sent: 410"
     assert mask('{"card": "R7", "seq": 3}') == '{"card": ***, "seq": 3}'
+
+
+def test_uvicorns_lines_and_a_requests_query_are_masked_too() -> None:
+    """uvicorn names a websocket's URL (an app's `?token=`) and django.request passes the
+    request, whose repr holds the query: both go through the masking handler."""
+    loggers = logging_config(json_lines=True, level="INFO")["loggers"]
+    assert loggers["uvicorn"] == {"handlers": ["console"], "propagate": False}
+    assert loggers["uvicorn.access"] == {"handlers": ["console"], "propagate": False}
+    key = "0123456789abcdef0123456789abcdef01234567"
+    line = logging.LogRecord(
+        "uvicorn.error", logging.INFO, __file__, 1,
+        '%s - "WebSocket %s" [accepted]', ("127.0.0.1:5000", f"/ws/games/3/?token={key}"), None,
+    )  # fmt: skip
+    line.request = f"<ASGIRequest: GET '/tournaments/1/?invite=x&token={key}'>"
+    RedactFilter().filter(line)
+    assert key not in line.getMessage() and key not in str(line.request)
+    assert "/ws/games/3/" in line.getMessage()

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from celery import signals
 from celery.app.task import Context
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 from prometheus_client import REGISTRY
@@ -122,7 +123,7 @@ def scrape_total(text: str, name: str, **labels: str) -> float:
     return total
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # counted once committed
 def test_an_expired_turn_is_counted_as_the_timers_with_its_lateness(
     make_player: Callable[..., Player],
 ) -> None:
@@ -140,6 +141,21 @@ def test_an_expired_turn_is_counted_as_the_timers_with_its_lateness(
     # Three seconds late: counted within 5 s, not within 2 s.
     assert REGISTRY.get_sample_value(late, {"le": "2.0"}) == within_2s
     assert REGISTRY.get_sample_value(late, {"le": "5.0"}) == (within_5s or 0) + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_expired_turn_a_resignation_finds_is_the_timers_too(
+    make_player: Callable[..., Player],
+) -> None:
+    people = [make_player() for _ in range(3)]
+    game_id = seat_players(people, blind_first_round=False, rounds=2)
+    view = people[0].view(game_id)
+    kind = "trump" if view["round"]["phase"] == "choosing_trump" else "bid"
+    leaving = next(p for n, p in enumerate(people) if n != view["to_act"])
+    before = moves_counted()
+    Game.objects.filter(pk=game_id).update(deadline=timezone.now() - timedelta(seconds=3))
+    services.seat_resign(game_id=game_id, user=User.objects.get(pk=leaving.user_id))
+    assert (moves_counted() - before)[(kind, "timer")] == 1
 
 
 @pytest.mark.asyncio
@@ -230,3 +246,40 @@ def test_a_tasks_delay_is_measured_from_its_sending_to_its_start() -> None:
     signals.task_prerun.send(sender=task, task_id="t2", task=task, args=(), kwargs={})
     waited = (REGISTRY.get_sample_value(f"{name}_sum", labels) or 0.0) - total - waited
     assert 1 <= waited < 10
+
+
+GAUGE_CHILD = """
+import sys
+from prometheus_client import Gauge
+Gauge("wizard_open_sockets", "sockets", multiprocess_mode="livesum").set(int(sys.argv[1]))
+print("set", flush=True)
+if sys.argv[2] == "stay":
+    sys.stdin.readline()
+"""
+
+
+@pytest.mark.django_db
+def test_a_dead_web_workers_open_sockets_leave_the_sum(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that died is not summed: its sockets closed with it; a living one's stay."""
+    import subprocess
+    import sys
+
+    from prometheus_client import generate_latest
+
+    from wizardsite.metrics import scrape_registry
+
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    command = [sys.executable, "-c", GAUGE_CHILD]
+    subprocess.run([*command, "3", "exit"], check=True, capture_output=True)
+    living = subprocess.Popen(
+        [*command, "2", "stay"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert living.stdout is not None and living.stdout.readline() == "set\n"
+        text = generate_latest(scrape_registry()).decode()
+        assert "wizard_open_sockets 2.0" in text, text
+        assert len(list(tmp_path.glob("gauge_livesum_*.db"))) == 1
+    finally:
+        living.communicate("\n", timeout=10)
