@@ -7,14 +7,24 @@ const OFFLINE_CACHE = OFFLINE_PREFIX + "v1";
 const OFFLINE_URL = "{% url 'offline' %}";
 
 // The offline page as anyone sees it (no cookies: it names no player and takes no flash message
-// meant for another page), in `language` when one is given, else in the browser's.
-async function keepOfflinePage(language) {
+// meant for another page), in `language` when one is given, else in the browser's. One call at
+// a time, so an older page's language never lands after a newer one's; and one copy kept, in
+// whatever language it came (its Vary would let a copy of each language stay beside the others).
+let keeping = Promise.resolve();
+function keepOfflinePage(language) {
+  keeping = keeping.catch(() => {}).then(() => refreshOfflinePage(language));
+  return keeping;
+}
+
+async function refreshOfflinePage(language) {
   const cache = await caches.open(OFFLINE_CACHE);
   const kept = await cache.match(OFFLINE_URL, { ignoreVary: true });
   if (kept && (!language || kept.headers.get("Content-Language") === language)) return;
   const headers = language ? { "Accept-Language": language } : {};
   const response = await fetch(OFFLINE_URL, { credentials: "omit", cache: "no-store", headers });
-  if (response.ok) await cache.put(OFFLINE_URL, response);
+  if (!response.ok) return;
+  await cache.delete(OFFLINE_URL, { ignoreVary: true });
+  await cache.put(OFFLINE_URL, response);
 }
 
 self.addEventListener("install", (event) => {
