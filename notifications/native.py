@@ -79,11 +79,8 @@ def _fcm_session(credentials: str, project_id: str) -> tuple[AuthorizedSession, 
     """An HTTP session that signs each request with an OAuth token of the service account
     (google-auth fetches and renews it at the key's `token_uri`), and the project's id."""
     info = json.loads(_load(credentials))
-    account = service_account.Credentials.from_service_account_info(  # type: ignore[no-untyped-call]
-        info, scopes=[FCM_SCOPE]
-    )
-    session = AuthorizedSession(account)  # type: ignore[no-untyped-call]
-    return session, project_id or str(info["project_id"])
+    account = service_account.Credentials.from_service_account_info(info, scopes=[FCM_SCOPE])
+    return AuthorizedSession(account), project_id or str(info["project_id"])
 
 
 def _fcm_send(token: str, notice: Notice) -> None:

@@ -44,8 +44,8 @@ def turn_notify(user_id: int, game_id: int, seq: int) -> None:
     """A decision became the player's: their mail now, pushes to each subscription, and the
     reminder's task if it is due soon (the sweep sends the others)."""
     notices = turns.turn_notify(user_id=user_id, game_id=game_id, seq=seq)
-    if notices.payload:
-        _push(user_id, notices.payload)
+    if notices.push is not None:
+        _push(notices.push)
     remind_at = notices.remind_at
     if remind_at is not None and remind_at - timezone.now() <= REMIND_HORIZON:
         turn_remind.apply_async((user_id, game_id, seq), eta=remind_at)
@@ -60,9 +60,9 @@ def turn_remind(user_id: int, game_id: int, seq: int) -> bool:
 
 def _remind(user_id: int, game_id: int, seq: int) -> bool:
     mailed = turns.turn_remind(user_id=user_id, game_id=game_id, seq=seq)
-    payload = turns.reminder_push(user_id=user_id, game_id=game_id, seq=seq)
-    if payload is not None:
-        _push(user_id, payload)
+    push = turns.reminder_push(user_id=user_id, game_id=game_id, seq=seq)
+    if push is not None:
+        _push(push)
     return mailed
 
 
@@ -76,7 +76,7 @@ def invite_notify(user_id: int, game_id: int, inviter: str) -> None:
     prefs = services.settings_of(user)
     if not prefs.push_turns:
         return
-    _push(user_id, webpush.invite_payload(game_id, inviter, prefs.language))
+    _push_to(user_id, webpush.invite_payload(game_id, inviter, prefs.language))
 
 
 @shared_task(ignore_result=True)
@@ -89,21 +89,24 @@ def table_notify(user_id: int, game_id: int, tournament: str) -> None:
         return
     prefs = services.settings_of(user)
     if prefs.push_turns and not presence.is_connected(user_id):
-        _push(user_id, webpush.table_payload(game_id, tournament, prefs.language))
+        _push_to(user_id, webpush.table_payload(game_id, tournament, prefs.language))
     address = mail_address_of(user)
     if prefs.email_turns and address and game.turn_seconds >= limits.CORRESPONDENCE_SECONDS:
         mail.table_mail(user, game, address=address, tournament=tournament)
 
 
-def _push(user_id: int, payload: str) -> None:
-    """One task a subscribed browser and one a registered phone: each retried on its own."""
+def _push_to(user_id: int, payload: str) -> None:
     targets = services.pushes_to(user_id)
-    if targets is None:
-        return
-    for subscription_id in targets.subscriptions:
-        push_send.delay(subscription_id, payload)
-    for device_id in targets.devices:
-        device_send.delay(device_id, payload)
+    if targets is not None:
+        _push(turns.Push(payload, targets))
+
+
+def _push(push: turns.Push) -> None:
+    """One task a subscribed browser and one a registered phone: each retried on its own."""
+    for subscription_id in push.targets.subscriptions:
+        push_send.delay(subscription_id, push.payload)
+    for device_id in push.targets.devices:
+        device_send.delay(device_id, push.payload)
 
 
 @shared_task(ignore_result=True)

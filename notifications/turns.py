@@ -54,11 +54,19 @@ class Turn:
 
 @dataclass
 class Notices:
-    """What the turn's task still has to do: push `payload` (if any) to each subscription
-    and device, and remind the player at `remind_at`."""
+    """What the turn's task still has to do: send `push` (if any), and remind the player at
+    `remind_at`."""
 
-    payload: str = ""
+    push: Push | None = None
     remind_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Push:
+    """A notice's payload and where it goes: the player's subscriptions and devices."""
+
+    payload: str
+    targets: services.PushTargets
 
 
 def current_turn(*, user_id: int, game_id: int, seq: int) -> Turn | None:
@@ -88,12 +96,11 @@ def turn_notify(*, user_id: int, game_id: int, seq: int) -> Notices:
     if turn.correspondence and prefs.email_turns:
         _mail_once(turn, Kind.TURN_MAIL)
     wants_push = prefs.push_turns and (turn.correspondence or not presence.is_connected(user_id))
-    if (
-        wants_push
-        and services.pushes_to(user_id)
-        and services.notice_claim(user_id=user_id, game_id=game_id, seq=seq, kind=Kind.TURN_PUSH)
+    targets = services.pushes_to(user_id) if wants_push else None
+    if targets and services.notice_claim(
+        user_id=user_id, game_id=game_id, seq=seq, kind=Kind.TURN_PUSH
     ):
-        notices.payload = webpush.turn_payload(turn.game, prefs.language)
+        notices.push = Push(webpush.turn_payload(turn.game, prefs.language), targets)
     if turn.correspondence and turn.game.turn_seconds >= REMINDER_MIN_LIMIT.total_seconds():
         assert turn.game.deadline is not None
         notices.remind_at = turn.game.deadline - REMINDER_BEFORE
@@ -121,8 +128,8 @@ def turn_remind(*, user_id: int, game_id: int, seq: int) -> bool:
     return _mail_once(turn, Kind.REMINDER_MAIL)
 
 
-def reminder_push(*, user_id: int, game_id: int, seq: int) -> str | None:
-    """The reminder's push payload, once a turn, when an hour or less is left at a table of two
+def reminder_push(*, user_id: int, game_id: int, seq: int) -> Push | None:
+    """The reminder's push, once a turn, when an hour or less is left at a table of two
     hours or more a turn and the player takes pushes somewhere; None otherwise."""
     turn = current_turn(user_id=user_id, game_id=game_id, seq=seq)
     if turn is None or turn.game.turn_seconds < REMINDER_MIN_LIMIT.total_seconds():
@@ -132,13 +139,12 @@ def reminder_push(*, user_id: int, game_id: int, seq: int) -> str | None:
     if left <= timedelta(0) or left > REMINDER_BEFORE + REMINDER_TOLERANCE:
         return None
     prefs = services.settings_of(turn.user)
-    if not (prefs.push_turns and services.pushes_to(user_id)):
-        return None
-    if not services.notice_claim(
+    targets = services.pushes_to(user_id) if prefs.push_turns else None
+    if not targets or not services.notice_claim(
         user_id=user_id, game_id=game_id, seq=seq, kind=Kind.REMINDER_PUSH
     ):
         return None
-    return webpush.turn_payload(turn.game, prefs.language, reminder=True)
+    return Push(webpush.turn_payload(turn.game, prefs.language, reminder=True), targets)
 
 
 # Claims older than the longest turn can no longer stop a second notice: they are pruned.

@@ -128,7 +128,7 @@ def scrape_registry() -> CollectorRegistry:
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if directory:
         _forget_dead(Path(directory))
-        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        MultiProcessCollector(registry)
     else:
         registry.register(REGISTRY)
     registry.register(GamesByStatus())
@@ -146,7 +146,7 @@ def _forget_dead(directory: Path) -> None:
         try:
             os.kill(int(pid), 0)
         except ProcessLookupError:
-            mark_process_dead(int(pid), str(directory))  # type: ignore[no-untyped-call]
+            mark_process_dead(int(pid), str(directory))
         except PermissionError:  # alive, another user's
             pass
 

@@ -207,42 +207,23 @@ def test_a_failing_service_is_tried_again_with_backoff(
 
 
 @pytest.mark.parametrize(
-    ("platform", "answer"),
+    ("platform", "answer", "gone"),
     [
-        ("fcm", fcm_error(404, "UNREGISTERED")),
-        ("apns", (410, {"reason": "Unregistered", "timestamp": 1700000000000})),
+        ("fcm", fcm_error(404, "UNREGISTERED"), True),
+        ("apns", (410, {"reason": "Unregistered", "timestamp": 1700000000000}), True),
+        ("fcm", fcm_error(400, "INVALID_ARGUMENT"), False),
+        ("fcm", (404, {}), False),  # a wrong FCM_URL or project: not the device's fault
+        ("apns", (400, {"reason": "BadDeviceToken"}), False),  # or the other environment's
+        ("apns", (400, {"reason": "DeviceTokenNotForTopic"}), False),
     ],
 )
-def test_a_device_its_service_reports_unregistered_is_deleted(
-    make_player: Callable[..., Player],
-    services: tuple[StandIn, StandIn],
-    platform: str,
-    answer: tuple[int, dict[str, Any]],
-) -> None:
-    fcm, apns = services
-    service = fcm if platform == "fcm" else apns
-    device = one_device(make_player, platform, APNS_TOKEN)
-    service.answers = [answer]
-    tasks.device_send.apply((device.pk, PAYLOAD))
-    assert len(service.received) == 1
-    assert not Device.objects.filter(pk=device.pk).exists()
-
-
-@pytest.mark.parametrize(
-    ("platform", "answer"),
-    [
-        ("fcm", fcm_error(400, "INVALID_ARGUMENT")),
-        ("fcm", (404, {})),  # a wrong FCM_URL or project: not the device's fault
-        ("apns", (400, {"reason": "BadDeviceToken"})),  # also a token of the other environment
-        ("apns", (400, {"reason": "DeviceTokenNotForTopic"})),
-    ],
-)
-def test_any_other_refusal_keeps_the_device_and_is_not_retried(
+def test_only_a_device_its_service_reports_unregistered_is_deleted_and_none_is_retried(
     make_player: Callable[..., Player],
     services: tuple[StandIn, StandIn],
     retries: list[BaseException],
     platform: str,
     answer: tuple[int, dict[str, Any]],
+    gone: bool,
 ) -> None:
     fcm, apns = services
     service = fcm if platform == "fcm" else apns
@@ -250,7 +231,7 @@ def test_any_other_refusal_keeps_the_device_and_is_not_retried(
     service.answers = [answer]
     tasks.device_send.apply((device.pk, PAYLOAD))
     assert len(service.received) == 1 and retries == []
-    assert Device.objects.filter(pk=device.pk).exists()
+    assert Device.objects.filter(pk=device.pk).exists() is not gone
 
 
 def test_an_expired_provider_token_is_renewed(
