@@ -445,6 +445,12 @@ def test_twenty_cards_fit_the_screen(
             "#trump",
         ]
         assert page.locator('[data-testid="hand-card"]').count() == 20
+        # Once the turn's controls have come in and the hand has settled into its rows.
+        settled = f"(s) => ({ON_SCREEN_JS})(s).length === 0"
+        try:
+            page.wait_for_function(settled, arg=wanted, timeout=NORMAL_MS)
+        except timeout_error():
+            pass  # the assertion below says what stayed off screen
         off = page.evaluate(ON_SCREEN_JS, wanted)
         assert not off, off
         page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}.png"))
