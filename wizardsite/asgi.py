@@ -1,22 +1,25 @@
-"""ASGI entry point: Django for HTTP, Channels for the game websockets."""
+"""ASGI entry point: Django's WSGI handler on a pool of threads for HTTP (wizardsite.infra),
+Channels for the game websockets."""
 
 from __future__ import annotations
 
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wizardsite.settings")
 GC_ALLOCATIONS = 50_000  # allocations between two collections of the youngest objects
-django_http = get_asgi_application()  # set up Django before importing consumers
+django_wsgi = get_wsgi_application()  # set up Django before importing consumers
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from games.consumers import GameConsumer, LobbyConsumer, MeConsumer  # noqa: E402
 from tournaments.consumers import TournamentConsumer  # noqa: E402
+from wizardsite.infra import WSGIOnThreads  # noqa: E402
 from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
 from wizardsite.ws_guard import RefuseWhileDatabaseDown  # noqa: E402
 
@@ -29,7 +32,11 @@ websocket_urls = [
 
 application = ProtocolTypeRouter(
     {
-        "http": django_http,
+        "http": WSGIOnThreads(
+            django_wsgi,
+            threads=settings.HTTP_THREADS,
+            spool_bytes=settings.FILE_UPLOAD_MAX_MEMORY_SIZE,
+        ),
         "websocket": SameOriginOnly(
             RefuseWhileDatabaseDown(
                 TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))

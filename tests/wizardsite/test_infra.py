@@ -1,11 +1,13 @@
 """wizardsite.infra: the kombu workaround skips the restore of unacked tasks only through a
-connection already gone, and kombu is the version it was checked on."""
+connection already gone, and kombu and Django are the versions each piece was checked on
+(the HTTP door itself: test_http_threads.py)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 from unittest import mock
 
+import django
 import kombu
 
 from wizardsite import infra
@@ -33,3 +35,9 @@ def test_a_live_connection_restores_as_kombu_does() -> None:
 def test_kombu_is_the_version_the_workaround_was_checked_on() -> None:
     # A new kombu may fix the bug or move the code: check it (tests/faults) before the pin.
     assert tuple(int(part) for part in kombu.__version__.split(".")[:2]) == infra.KOMBU_PIN
+
+
+def test_django_is_the_version_the_http_door_was_measured_on() -> None:
+    # A new Django may make its own ASGI handler cheap enough: measure it (bench/live.py, REST
+    # mode, docs/architecture.md) before the pin moves.
+    assert django.VERSION[:2] == infra.DJANGO_PIN

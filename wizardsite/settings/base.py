@@ -62,9 +62,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
-    # Innermost, and sync only like ours above: Django then runs every middleware in the
-    # request's one thread; an async-capable one innermost made each of the four above hop
-    # between the event loop and a thread for its request and its response.
+    # Sync only, like the rest: the chain runs in the request's thread (wizardsite.infra).
     "notifications.middleware.remember_language",
 ]
 
@@ -121,6 +119,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "reconnect_timeout": 4,
         },
     }
+# Each web process answers HTTP on this many threads (wizardsite.infra.WSGIOnThreads); a
+# request holds one of the pool's connections while it runs, the sockets share the rest.
+HTTP_THREADS = env_int("HTTP_THREADS", 8)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (server, worker, beat) share the file: wait for locks, don't fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
