@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Suspension
-from core.errors import Suspended
+from core.errors import NotAuthenticated, Suspended
 
 
 def suspension_of(user: User | AnonymousUser) -> Suspension | None:
@@ -38,3 +38,11 @@ def ensure_can_play(user: User | AnonymousUser) -> None:
         raise Suspended("Your account is banned.")
     assert suspension.until is not None
     raise Suspended(f"Your account is suspended until {suspension.until.isoformat()}.")
+
+
+def lock_active(user: User) -> None:
+    """Lock the player's row to the transaction's end (FOR NO KEY UPDATE, as the account's
+    deletion takes it); an account deleted while the request was on its way is refused (401)."""
+    found = User.objects.select_for_update(no_key=True).filter(pk=user.pk, is_active=True)
+    if found.values_list("pk", flat=True).first() is None:
+        raise NotAuthenticated("This account no longer exists.")

@@ -7,7 +7,8 @@ from typing import NamedTuple, TypedDict
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from core.errors import Invalid, NotAuthenticated
+from accounts.standing import lock_active
+from core.errors import Invalid
 from notifications.models import Device, Kind, NotificationSettings, PushSubscription, Sent
 
 # Browsers and apps a player may subscribe (API.md): a new one beyond it replaces the oldest.
@@ -63,7 +64,7 @@ def push_subscription_add(*, user: User, endpoint: str, p256dh: str, auth: str) 
     )
     with transaction.atomic():
         # One player's subscribing, one at a time: the count below stays exact.
-        _lock_active(user)
+        lock_active(user)
         held = PushSubscription.objects.filter(endpoint=endpoint).first()
         if held is not None and held.user_id != user.pk:
             raise taken
@@ -85,14 +86,6 @@ def push_subscription_add(*, user: User, endpoint: str, p256dh: str, auth: str) 
                 pk__in=list(surplus.values_list("pk", flat=True))
             ).delete()
         NotificationSettings.objects.update_or_create(user=user, defaults={"push_turns": True})
-
-
-def _lock_active(user: User) -> None:
-    """Lock the player's row, one registration at a time; an account deleted while the request
-    was on its way registers nothing (401)."""
-    found = User.objects.select_for_update().filter(pk=user.pk, is_active=True)
-    if found.values_list("pk", flat=True).first() is None:
-        raise NotAuthenticated("This account no longer exists.")
 
 
 def push_subscription_remove(*, user: User, endpoint: str) -> None:
@@ -126,7 +119,7 @@ def device_add(*, user: User, platform: str, token: str) -> None:
     on. A token is one app on one phone: registered by another account, it moves to this one
     (the phone signed in again). Beyond MAX_PUSH_SUBSCRIPTIONS, the player's oldest goes."""
     with transaction.atomic():
-        _lock_active(user)
+        lock_active(user)
         Device.objects.filter(platform=platform, token=token).exclude(user=user).delete()
         try:
             with transaction.atomic():

@@ -17,7 +17,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import blocked_ids
-from accounts.standing import ensure_can_play
+from accounts.standing import ensure_can_play, lock_active
 from core import limits
 from core.errors import (
     Blocked,
@@ -162,6 +162,7 @@ def _create(
     guided: bool = False,
 ) -> Outcome:
     """In the caller's transaction: the new table, started if full."""
+    lock_active(user)
     ensure_can_play(user)
     bot_kind = bot_kind_for(bot_kind)  # easy, medium, hard, or an engine kind
     seats, bots = options.seats, options.bots
@@ -287,6 +288,7 @@ def _join(table: Table, user: User, invite: str | None = None) -> Outcome:
     game = table.game
     if table.seat_of(user.pk) is not None:
         return _unchanged(table)
+    lock_active(user)
     ensure_can_play(user)
     private = game.visibility == Visibility.PRIVATE
     if (
@@ -323,13 +325,12 @@ def _reliability(user: User) -> int:
 def _ensure_room(user: User, *, open_table: bool, bot_game: bool) -> None:
     """Refuse a table past the user's limits at once: MAX_OPEN_TABLES_PER_USER open tables they
     sit at, MAX_BOT_GAMES_PER_USER open or running games with bots where they are the only
-    person. Counted under a lock of the user's row, held to the caller's commit, so two
-    concurrent creates cannot both pass on the same count."""
+    person. Counted under the lock of the user's row the caller holds to its commit
+    (lock_active), so two concurrent creates cannot both pass on the same count."""
     most_open = _limit(settings.MAX_OPEN_TABLES_PER_USER) if open_table else None
     most_bot_games = _limit(settings.MAX_BOT_GAMES_PER_USER) if bot_game else None
     if most_open is None and most_bot_games is None:
         return
-    User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk").get()
     if most_open is not None and _open_tables(user).count() >= most_open:
         raise TooManyOpenTables(
             f"You sit at {most_open} open tables already, the most one may: "

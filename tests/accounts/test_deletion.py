@@ -190,3 +190,26 @@ def test_the_page_explains_asks_for_the_password_and_signs_out(world: World) -> 
     assert not User.objects.get(pk=world.me.user_id).is_active
     assert browser.get("/accounts/delete/").status_code == 302  # signed out: to the log-in
     assert APIClient().get("/accounts/delete/").status_code == 302
+
+
+def test_a_request_already_past_sign_in_cannot_seat_a_deleted_account(
+    make_player: Callable[..., Player],
+) -> None:
+    """The services see the user the request authenticated before the deletion committed: the
+    join, the new table and the rematch lock the account's row and find it gone (401)."""
+    from core.errors import NotAuthenticated
+    from games.services import tables
+
+    host, leaving = make_player(), make_player()
+    open_id = host.client.post(f"{API}/games/", {"seats": 3}, format="json").json()["id"]
+    before_deletion = User.objects.get(pk=leaving.user_id)  # as the request's auth found it
+    assert delete_account(leaving, {"password": PASSWORD}).status_code == 204
+    games_before = Game.objects.count()
+    with pytest.raises(NotAuthenticated):
+        tables.game_join(game_id=open_id, user=before_deletion)
+    with pytest.raises(NotAuthenticated):
+        tables.game_create(user=before_deletion, seats=3)
+    with pytest.raises(NotAuthenticated):
+        tables.guided_game_start(user=before_deletion)
+    assert Game.objects.count() == games_before
+    assert not Seat.objects.filter(user_id=leaving.user_id).exists()
