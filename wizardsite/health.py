@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
@@ -42,9 +42,14 @@ class Broker(HealthCheck):  # type: ignore[misc]
 
 @dataclasses.dataclass
 class Migrations(HealthCheck):  # type: ignore[misc]
-    """Every migration this code has is applied: a new release waits for `migrate`."""
+    """Every migration this code has is applied: a new release waits for `migrate`. Once they
+    are, the process's code has nothing left to apply: later probes read no migration files."""
+
+    all_applied: ClassVar[bool] = False
 
     def run(self) -> None:
+        if Migrations.all_applied:
+            return
         connection = connections[DEFAULT_DB_ALIAS]
         try:
             executor = MigrationExecutor(connection)
@@ -55,6 +60,7 @@ class Migrations(HealthCheck):  # type: ignore[misc]
             connection.close()  # this thread's own, opened for the check
         if plan:
             raise ServiceUnavailable(f"{len(plan)} migrations not applied")
+        Migrations.all_applied = True
 
 
 def _redis_client() -> RedisClient:

@@ -89,3 +89,26 @@ def test_probes_are_not_redirected_to_https_in_production(settings: Any, client:
 def test_production_logs_json_lines_unless_told_otherwise() -> None:
     assert production_settings().LOG_FORMAT == "json"
     assert production_settings("text").LOG_FORMAT == "text"
+
+
+@pytest.mark.django_db
+def test_readyz_waits_for_migrations_then_stops_reading_them(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(health.Migrations, "all_applied", False)
+    plans = [["0042_new"], []]  # a release whose migration has not run yet, then has
+    built = []
+
+    class Executor:
+        def __init__(self, connection: Any) -> None:
+            built.append(connection)
+            self.loader = mock.Mock()
+
+        def migration_plan(self, targets: Any) -> list[str]:
+            return plans.pop(0)
+
+    monkeypatch.setattr(health, "MigrationExecutor", Executor)
+    assert client.get("/readyz").json()["migrations"] == "Unavailable: 1 migrations not applied"
+    assert client.get("/readyz").json()["migrations"] == "ok"
+    assert client.get("/readyz").json()["migrations"] == "ok"
+    assert len(built) == 2  # the third probe read no migration files
