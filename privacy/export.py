@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.utils import timezone
 
 from accounts.models import Block, Follow
@@ -17,7 +18,7 @@ from games.engine import events as ev
 from games.engine.views import DealShown
 from games.models import ChatMessage, Event, Game, GameStatus, Seat
 from games.selectors import event_view, iso
-from league.models import Pool, Rating, RatingChange
+from league.models import LeagueGame, Pool, Rating, RatingChange
 from league.ratings import display
 from moderation.models import Report, ReportStatus
 from notifications.models import Device, NotificationSettings, PushSubscription
@@ -42,10 +43,25 @@ def export_chunks(user: User) -> Iterator[str]:
     game of theirs on its own."""
     head = dumps(_head(user))
     yield head[: -len("}")] + ',"games":['
-    seats = Seat.objects.filter(user=user).select_related("game").order_by("game_id")
-    for number, seat in enumerate(seats.iterator(chunk_size=100)):
+    for number, seat in enumerate(_seats(user).iterator(chunk_size=100)):
         yield ("," if number else "") + dumps(game_export(seat))
     yield "]}"
+
+
+def _seats(user: User) -> QuerySet[Seat]:
+    """The player's seats with their games, each game's players, rows and league entry: a few
+    queries for each hundred games, not three for each."""
+    counted = LeagueGame.objects.filter(game=OuterRef("game"), counts=True)
+    return (
+        Seat.objects.filter(user=user)
+        .select_related("game")
+        .annotate(in_league=Exists(counted))
+        .prefetch_related(
+            Prefetch("game__seat_set", Seat.objects.select_related("user").order_by("number")),
+            Prefetch("game__events", Event.objects.order_by("seq")),
+        )
+        .order_by("game_id")
+    )
 
 
 def _head(user: User) -> dict[str, Any]:
@@ -98,8 +114,7 @@ def game_export(seat: Seat) -> ExportedGame:
     """One game as the player's seat saw it: their hands (R9's blind round hides a running
     game's), their own moves, and the seed only once the game is over, as its view shows."""
     game = seat.game
-    players = Seat.objects.filter(game=game).select_related("user").order_by("number")
-    rows = list(Event.objects.filter(game=game).order_by("seq"))
+    players, rows = game.seat_set.all(), game.events.all()  # as _seats fetched them
     return {
         "id": game.pk,
         "status": GameStatus(game.status),
@@ -113,7 +128,7 @@ def game_export(seat: Seat) -> ExportedGame:
         "exact_bids": seat.exact_bids,
         "away": seat.away,
         "resigned": seat.resigned,
-        "league": Game.objects.filter(pk=game.pk, league_entry__counts=True).exists(),
+        "league": seat.in_league,  # type: ignore[attr-defined]  # _seats annotates it
         "shuffle_commitment": game.commitment,
         "shuffle_seed": game.seed if game.is_over else None,
         "hands": [_hand(game, row, seat.number) for row in rows if row.type == ev.DEAL],

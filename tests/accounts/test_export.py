@@ -158,3 +158,21 @@ def test_the_account_page_links_the_download_and_the_deletion(world: World) -> N
     browser.force_login(User.objects.get(username="mara"))
     page = browser.get("/accounts/email/").content.decode()
     assert f'href="{EXPORT}"' in page and 'href="/accounts/delete/"' in page
+
+
+def test_more_games_cost_the_export_no_more_queries(world: World) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.games.helpers import seat_players
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            export_of(world.me)
+        return len(captured)
+
+    before, games = queries(), len(export_of(world.me)[1]["games"])
+    seat_players([world.me, world.ana, world.bob], rounds=2)
+    seat_players([world.bob, world.me, world.ana], rounds=2)
+    assert len(export_of(world.me)[1]["games"]) == games + 2
+    assert queries() == before
