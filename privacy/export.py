@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from accounts.models import Block, Follow
@@ -51,11 +51,9 @@ def export_chunks(user: User) -> Iterator[str]:
 def _seats(user: User) -> QuerySet[Seat]:
     """The player's seats with their games, each game's players, rows and league entry: a few
     queries for each hundred games, not three for each."""
-    counted = LeagueGame.objects.filter(game=OuterRef("game"), counts=True)
     return (
         Seat.objects.filter(user=user)
-        .select_related("game")
-        .annotate(in_league=Exists(counted))
+        .select_related("game", "game__league_entry")
         .prefetch_related(
             Prefetch("game__seat_set", Seat.objects.select_related("user").order_by("number")),
             Prefetch("game__events", Event.objects.order_by("seq")),
@@ -115,6 +113,7 @@ def game_export(seat: Seat) -> ExportedGame:
     game's), their own moves, and the seed only once the game is over, as its view shows."""
     game = seat.game
     players, rows = game.seat_set.all(), game.events.all()  # as _seats fetched them
+    league: LeagueGame | None = getattr(game, "league_entry", None)  # none: never rated
     return {
         "id": game.pk,
         "status": GameStatus(game.status),
@@ -128,7 +127,7 @@ def game_export(seat: Seat) -> ExportedGame:
         "exact_bids": seat.exact_bids,
         "away": seat.away,
         "resigned": seat.resigned,
-        "league": seat.in_league,  # type: ignore[attr-defined]  # _seats annotates it
+        "league": league is not None and league.counts,
         "shuffle_commitment": game.commitment,
         "shuffle_seed": game.seed if game.is_over else None,
         "hands": [_hand(game, row, seat.number) for row in rows if row.type == ev.DEAL],
