@@ -16,6 +16,7 @@ import pytest
 
 from tests.e2e.helpers import (
     ROOT,
+    WAIT_MS,
     Deadline,
     Player,
     create_table,
@@ -255,6 +256,8 @@ def test_reduced_motion_runs_no_animation(browser: Any, server_url: str, artifac
             else:
                 page.wait_for_timeout(100)
         watch = page.evaluate("() => window.__watch")
+        # Between a round's last trick and the next deal the hand is empty: wait for a card.
+        page.wait_for_selector("#hand .card", timeout=WAIT_MS)
         transition = page.evaluate(
             "() => getComputedStyle(document.querySelector('#hand .card')).transitionDuration"
         )
