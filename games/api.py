@@ -27,7 +27,6 @@ from games.serializers import (
     GameCreateSerializer,
     GameInviteSerializer,
     GameJoinSerializer,
-    move_body_check,
 )
 
 _FLAGS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
@@ -159,7 +158,6 @@ class GameMoves(APIView):
         responses={200: ref(GameView), **errors(400, 401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        move_body_check(request.data)
         body, seq = move_request(request.data)
         outcome = services.move_apply(
             game_id=game_id, user=player(request), body=body, expected_seq=seq

@@ -1,5 +1,6 @@
 """A move as the doors receive it: the socket's message shapes made the REST move body, and the
-body's optional `seq`. services.move_apply then has the engine read the move (parse_move)."""
+body's optional `seq` taken out. services.move_apply then has the engine read the move
+(parse_move, the one reader of a move body)."""
 
 from __future__ import annotations
 
@@ -15,14 +16,16 @@ _KIND_BY_FIELD = {"bid": "bid", "card": "play", "suit": "trump", "delta": "adjus
 MOVE_KINDS: tuple[str, ...] = MOVE_TYPES
 
 
-def move_request(body: object) -> tuple[dict[str, Any], int | None]:
-    """A move body as REST and the socket receive it, and its optional `seq`."""
-    if not isinstance(body, dict):
-        raise Invalid("A move is a JSON object with a 'type'.")
-    seq = body.get("seq")
+def move_request(body: object) -> tuple[object, int | None]:
+    """A move body as REST and the socket receive it: the move, for the engine to read, and
+    its optional `seq`."""
+    if not isinstance(body, dict) or "seq" not in body:
+        return body, None
+    move = dict(body)
+    seq = move.pop("seq")
     if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
         raise Invalid("'seq' must be a whole number.", fields={"seq": ["not a number"]})
-    return body, seq
+    return move, seq
 
 
 def socket_move_body(message: dict[str, Any]) -> dict[str, Any]:

@@ -77,7 +77,15 @@ class Adjust:
 
 
 Move = Bid | Play | ChooseTrump | Pass | Adjust
-MOVE_TYPES: Final = ("bid", "play", "trump", "pass", "adjust")
+# The fields of each kind of move body; any other field is refused.
+FIELDS: Final[dict[str, frozenset[str]]] = {
+    "bid": frozenset({"type", "bid"}),
+    "play": frozenset({"type", "card", "suit", "as"}),
+    "trump": frozenset({"type", "suit"}),
+    "pass": frozenset({"type", "card"}),
+    "adjust": frozenset({"type", "delta"}),
+}
+MOVE_TYPES: Final = tuple(FIELDS)
 # Moves are values, so the common ones are made once and shared.
 PLAYS: dict[str, Play] = {code: Play(code) for code in CARDS}
 BIDS: list[Bid] = [Bid(b) for b in range(len(DECK) // 3 + 1)]
@@ -93,37 +101,50 @@ def declarations(code: str) -> tuple[str | None, ...]:
 
 
 def parse_move(body: object) -> Move:
-    """A move from its JSON body (`{"type": "bid", "bid": 2}` …); raises a Refusal if bad."""
+    """A move from its JSON body (`{"type": "bid", "bid": 2}` …), the only reader of one;
+    raises a Refusal if bad: `invalid` for a malformed body, with its `fields` where it can."""
     if not isinstance(body, dict):
         raise Invalid("A move is a JSON object with a 'type'.")
     kind = body.get("type")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        raise Invalid(
+            f"'type' must be one of {', '.join(repr(t) for t in MOVE_TYPES)}.",
+            fields={"type": [f"one of {', '.join(MOVE_TYPES)}"]},
+        )
+    unknown = sorted(str(name) for name in body if name not in FIELDS[kind])
+    if unknown:
+        raise Invalid(
+            f"A {kind!r} move has no field {', '.join(map(repr, unknown))}.",
+            fields={name: ["unknown field"] for name in unknown},
+        )
     if kind == "bid":
         value = body.get("bid")
         # bool is an int in Python; a bid of `true` is a type error, not a bid of 1.
         if not isinstance(value, int) or isinstance(value, bool):
-            raise Invalid("'bid' must be a whole number.")
+            raise Invalid("'bid' must be a whole number.", fields={"bid": ["a whole number"]})
         return Bid(value)
     if kind == "play":
         code = _card_code(body.get("card"))
         return Play(code, _declared(code, body))
     if kind == "trump":
         suit = body.get("suit")
-        if suit not in (*SUITS, NO_TRUMP):
-            raise Invalid(f"{suit!r} is not a suit; choose one of {', '.join(SUITS)} (R5).")
+        if suit not in TRUMP_CHOICES:
+            raise Invalid(
+                f"{suit!r} is not a suit; choose one of {', '.join(SUITS)} (R5).",
+                fields={"suit": [f"one of {', '.join(TRUMP_CHOICES)}"]},
+            )
         return ChooseTrump(str(suit))
     if kind == "pass":
         return Pass(_card_code(body.get("card")))
-    if kind == "adjust":
-        delta = body.get("delta")
-        if delta not in (1, -1) or isinstance(delta, bool):
-            raise Invalid("'delta' is 1 or -1 (R24).")
-        return Adjust(int(delta))
-    raise Invalid(f"'type' must be one of {', '.join(repr(t) for t in MOVE_TYPES)}.")
+    delta = body.get("delta")
+    if delta not in (1, -1) or isinstance(delta, bool):
+        raise Invalid("'delta' is 1 or -1 (R24).", fields={"delta": ["1 or -1"]})
+    return Adjust(int(delta))
 
 
 def _card_code(code: object) -> str:
     if not isinstance(code, str):
-        raise Invalid("'card' must be a card code such as 'R13'.")
+        raise Invalid("'card' must be a card code such as 'R13'.", fields={"card": ["a card code"]})
     if code not in CARDS:
         raise IllegalCard(f"{code!r} is not a card code (R1, R20).")
     return code

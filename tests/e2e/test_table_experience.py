@@ -69,6 +69,13 @@ ON_SCREEN_JS = """(selectors) => selectors.map((selector) => {
     + JSON.stringify(bad[0].getBoundingClientRect()) : "";
 }).filter(Boolean)"""
 
+# Where the page's parts are (top and height, CSS px), for a failure's message.
+LAYOUT_JS = """() => Object.fromEntries([...document.querySelectorAll('header.site,'
+    + ' main > :not([hidden]), .arena, .table-bar, .ring, .my-zone, .my-zone > :not([hidden])')]
+  .map((e) => { const b = e.getBoundingClientRect();
+    return [e.id || e.tagName.toLowerCase() + '.' + e.className,
+      [Math.round(b.top), Math.round(b.height)]]; }))"""
+
 MY_TURN_JS = """() => { const t = window.WizardTable; if (!t) return false; const v = t.view;
   return !t.busy && v.status === "active" && v.legal !== null && v.to_act === v.you; }"""
 
@@ -452,12 +459,12 @@ def test_twenty_cards_fit_the_screen(
         except timeout_error():
             pass  # the assertion below says what stayed off screen
         off = page.evaluate(ON_SCREEN_JS, wanted)
-        assert not off, off
         page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}.png"))
+        assert not off, [*off, page.evaluate(LAYOUT_JS)]
         page.locator('[data-testid="bid-button"]:not([disabled])').first.click()
         page.wait_for_function(MY_TURN_JS, timeout=NORMAL_MS)
         off = page.evaluate(ON_SCREEN_JS, [*wanted[:1], *wanted[2:]])
-        assert not off, off
+        assert not off, [*off, page.evaluate(LAYOUT_JS)]
         page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}-play.png"))
         assert not errors, errors
         assert not foreign, foreign

@@ -766,6 +766,25 @@ def test_parse_move_malformed_body_is_invalid(body: object) -> None:
     assert caught.value.code == "invalid"
 
 
+@pytest.mark.parametrize(
+    ("body", "unknown"),
+    [
+        ({"type": "bid", "bid": 1, "card": "R1"}, ["card"]),
+        ({"type": "play", "card": "R1", "bid": 0}, ["bid"]),
+        ({"type": "trump", "suit": "red", "card": "R1", "as": "wizard"}, ["as", "card"]),
+        ({"type": "pass", "card": "R1", "delta": 1}, ["delta"]),
+        ({"type": "adjust", "delta": 1, "seq": 3}, ["seq"]),  # the door takes `seq` out
+    ],
+)
+def test_parse_move_refuses_a_field_its_move_does_not_have(
+    body: dict[str, object], unknown: list[str]
+) -> None:
+    with pytest.raises(Refusal) as caught:
+        parse_move(body)
+    assert caught.value.code == "invalid"
+    assert caught.value.fields == {name: ["unknown field"] for name in unknown}
+
+
 @pytest.mark.parametrize("code", ["R14", "W5", "X1", "r5"])
 def test_parse_move_unknown_card_code_is_illegal_card(code: str) -> None:
     with pytest.raises(Refusal) as caught:

@@ -10,6 +10,7 @@ import pytest
 import yaml
 from rest_framework.test import APIClient
 
+from games.engine.moves import FIELDS
 from tests.games.helpers import API, assert_error, seat_players
 
 ENDPOINTS = {
@@ -261,6 +262,7 @@ def test_the_move_body_is_one_of_five_decisions_told_apart_by_type(
     assert set(decisions) == set(fields)
     for kind, decision in decisions.items():
         assert set(decision["properties"]) == {"type", "seq", *fields[kind]}
+        assert {"type", *fields[kind]} == FIELDS[kind]  # what parse_move reads
         required = {"type", *fields[kind]} - {"suit", "as"} if kind == "play" else fields[kind]
         assert set(decision["required"]) == {"type", *required}
         assert resolve(schema, decision["properties"]["type"])["enum"] == [kind]

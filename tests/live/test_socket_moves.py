@@ -90,6 +90,10 @@ async def test_refused_socket_moves_answer_only_the_sender_and_change_nothing(
         (seat_sockets[seat], {"type": {"bid": 0}, "bid": 0}, "invalid"),
         (seat_sockets[seat], {"type": ["bid"], "bid": 0}, "invalid"),
         (seat_sockets[seat], ["move"], "invalid"),
+        # A field no move has is refused on this door as on REST (one reader: parse_move).
+        (seat_sockets[seat], {"type": "move", "bid": 0, "card": "R13"}, "invalid"),
+        (seat_sockets[seat], {"type": "bid", "bid": 0, "colour": "red"}, "invalid"),
+        (seat_sockets[seat], {"type": "move", "move": {"type": "bid", "x": 1}}, "invalid"),
         (stranger_socket, {"type": "move", "bid": 0}, "not_a_player"),
     ]
     everyone = [*seat_sockets, stranger_socket]
