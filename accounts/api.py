@@ -81,6 +81,11 @@ class ObtainToken(APIView):
     use."""
 
     throttle_scope = "token"
+    django_request: HttpRequest  # django-axes marks a locked-out log-in on Django's request
+
+    def initialize_request(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Request:
+        self.django_request = request
+        return super().initialize_request(request, *args, **kwargs)
 
     def get_authenticators(self) -> list[Any]:
         if getattr(self.request, "method", None) == "DELETE":
@@ -104,10 +109,10 @@ class ObtainToken(APIView):
         serializer.is_valid(raise_exception=True)
         try:
             token = services.token_for_credentials(
-                request=request._request, **serializer.validated_data
+                request=self.django_request, **serializer.validated_data
             )
         except NotAuthenticated:
-            _ensure_not_suspended(request._request, **serializer.validated_data)
+            _ensure_not_suspended(self.django_request, **serializer.validated_data)
             raise
         body: IssuedToken = {"token": token.key}
         return Response(body)
