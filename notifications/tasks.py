@@ -59,8 +59,7 @@ def turn_remind(user_id: int, game_id: int, seq: int) -> bool:
 
 
 def _remind(user_id: int, game_id: int, seq: int) -> bool:
-    mailed = turns.turn_remind(user_id=user_id, game_id=game_id, seq=seq)
-    push = turns.reminder_push(user_id=user_id, game_id=game_id, seq=seq)
+    mailed, push = turns.remind(user_id=user_id, game_id=game_id, seq=seq)
     if push is not None:
         _push(push)
     return mailed

@@ -107,44 +107,51 @@ def turn_notify(*, user_id: int, game_id: int, seq: int) -> Notices:
     return notices
 
 
-def turn_remind(*, user_id: int, game_id: int, seq: int) -> bool:
-    """The turn's mail if the quarter-hour rule held it and that quarter-hour is over; else the
-    reminder, if an hour or less is left and it was not sent yet. Either only while the turn is
-    still the player's. True if a mail was sent now."""
+def remind(*, user_id: int, game_id: int, seq: int) -> tuple[bool, Push | None]:
+    """The reminder of a turn still the player's: whether a mail was sent now (_remind_mail),
+    and the push left for the task to send (_reminder_push)."""
     turn = current_turn(user_id=user_id, game_id=game_id, seq=seq)
-    if turn is None or not turn.correspondence:
+    if turn is None:
+        return False, None
+    return _remind_mail(turn), _reminder_push(turn)
+
+
+def _remind_mail(turn: Turn) -> bool:
+    """The turn's mail if the quarter-hour rule held it and that quarter-hour is over; else the
+    reminder, if an hour or less is left and it was not sent yet. True if a mail was sent."""
+    if not turn.correspondence:
         return False
     held = _held(turn) and services.settings_of(turn.user).email_turns
     if held and _mail_once(turn, Kind.TURN_MAIL):
         return True
-    assert turn.game.deadline is not None
-    left = turn.game.deadline - timezone.now()
-    if left <= timedelta(0) or left > REMINDER_BEFORE + REMINDER_TOLERANCE:
-        return False
-    if turn.game.turn_seconds < REMINDER_MIN_LIMIT.total_seconds():
+    if not _in_last_hour(turn):
         return False
     if not services.settings_of(turn.user).email_turns:
         return False
     return _mail_once(turn, Kind.REMINDER_MAIL)
 
 
-def reminder_push(*, user_id: int, game_id: int, seq: int) -> Push | None:
+def _reminder_push(turn: Turn) -> Push | None:
     """The reminder's push, once a turn, when an hour or less is left at a table of two
     hours or more a turn and the player takes pushes somewhere; None otherwise."""
-    turn = current_turn(user_id=user_id, game_id=game_id, seq=seq)
-    if turn is None or turn.game.turn_seconds < REMINDER_MIN_LIMIT.total_seconds():
-        return None
-    assert turn.game.deadline is not None
-    left = turn.game.deadline - timezone.now()
-    if left <= timedelta(0) or left > REMINDER_BEFORE + REMINDER_TOLERANCE:
+    if not _in_last_hour(turn):
         return None
     prefs = services.settings_of(turn.user)
-    targets = services.pushes_to(user_id) if prefs.push_turns else None
+    targets = services.pushes_to(turn.user.pk) if prefs.push_turns else None
     if not targets or not services.notice_claim(
-        user_id=user_id, game_id=game_id, seq=seq, kind=Kind.REMINDER_PUSH
+        user_id=turn.user.pk, game_id=turn.game.pk, seq=turn.game.seq, kind=Kind.REMINDER_PUSH
     ):
         return None
     return Push(webpush.turn_payload(turn.game, prefs.language, reminder=True), targets)
+
+
+def _in_last_hour(turn: Turn) -> bool:
+    """An hour or less is left of a turn at a table of two hours or more a turn."""
+    if turn.game.turn_seconds < REMINDER_MIN_LIMIT.total_seconds():
+        return False
+    assert turn.game.deadline is not None
+    left = turn.game.deadline - timezone.now()
+    return timedelta(0) < left <= REMINDER_BEFORE + REMINDER_TOLERANCE
 
 
 # Claims older than the longest turn can no longer stop a second notice: they are pruned.
