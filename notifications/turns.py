@@ -27,7 +27,7 @@ from core.errors import NotFound
 from games import presence, selectors
 from games.models import Game, GameStatus, Seat
 from notifications import mail, services, webpush
-from notifications.models import Kind, Sent
+from notifications.models import Kind, NotificationSettings, Sent
 
 REMINDER_BEFORE = timedelta(hours=1)
 REMINDER_MIN_LIMIT = 2 * REMINDER_BEFORE
@@ -113,30 +113,27 @@ def remind(*, user_id: int, game_id: int, seq: int) -> tuple[bool, Push | None]:
     turn = current_turn(user_id=user_id, game_id=game_id, seq=seq)
     if turn is None:
         return False, None
-    return _remind_mail(turn), _reminder_push(turn)
+    prefs = services.settings_of(turn.user)
+    return _remind_mail(turn, prefs), _reminder_push(turn, prefs)
 
 
-def _remind_mail(turn: Turn) -> bool:
+def _remind_mail(turn: Turn, prefs: NotificationSettings) -> bool:
     """The turn's mail if the quarter-hour rule held it and that quarter-hour is over; else the
     reminder, if an hour or less is left and it was not sent yet. True if a mail was sent."""
     if not turn.correspondence:
         return False
-    held = _held(turn) and services.settings_of(turn.user).email_turns
-    if held and _mail_once(turn, Kind.TURN_MAIL):
+    if not prefs.email_turns:
+        return False
+    if _held(turn) and _mail_once(turn, Kind.TURN_MAIL):
         return True
-    if not _in_last_hour(turn):
-        return False
-    if not services.settings_of(turn.user).email_turns:
-        return False
-    return _mail_once(turn, Kind.REMINDER_MAIL)
+    return _in_last_hour(turn) and _mail_once(turn, Kind.REMINDER_MAIL)
 
 
-def _reminder_push(turn: Turn) -> Push | None:
+def _reminder_push(turn: Turn, prefs: NotificationSettings) -> Push | None:
     """The reminder's push, once a turn, when an hour or less is left at a table of two
     hours or more a turn and the player takes pushes somewhere; None otherwise."""
     if not _in_last_hour(turn):
         return None
-    prefs = services.settings_of(turn.user)
     targets = services.pushes_to(turn.user.pk) if prefs.push_turns else None
     if not targets or not services.notice_claim(
         user_id=turn.user.pk, game_id=turn.game.pk, seq=turn.game.seq, kind=Kind.REMINDER_PUSH
