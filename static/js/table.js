@@ -25,17 +25,6 @@ const PACES = {
 // or restarting, PostgreSQL unreachable: 503 `unavailable`): the move is sent again.
 const RETRY_STATUSES = [502, 503, 504];
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
-const header = document.querySelector("header.site");
-let headerHeight = null;
-
-/* The arena fills the screen below the header (site.css, --header-h), whose height changes
-   with the menu and the count of your turns. A ResizeObserver follows it, and the clock's
-   tick checks it too, so that no missed notice can leave the hand below the screen. */
-function fitBelowHeader() {
-  if (!header || header.offsetHeight === headerHeight) return;
-  headerHeight = header.offsetHeight;
-  document.documentElement.style.setProperty("--header-h", headerHeight + "px");
-}
 
 if (root) startTable();
 
@@ -845,7 +834,6 @@ function startTable() {
 
   /* ---- countdown, errors, connection ---------------------------------------------------- */
   function tick() {
-    fitBelowHeader();
     renderClock($("turn-clock"), view, name);
     const timer = $("turn-timer");
     if (!timer || !view.deadline || view.status !== "active") return;
@@ -972,7 +960,9 @@ function startTable() {
   document.addEventListener("submit", (event) => {
     if (event.target.method === "post" && event.target.id !== "chat-form") leaving = true;
   });
-  if (header) { fitBelowHeader(); new ResizeObserver(fitBelowHeader).observe(header); }
+  const header = document.querySelector("header.site");
+  const measure = () => document.documentElement.style.setProperty("--header-h", header.offsetHeight + "px");
+  if (header) { measure(); new ResizeObserver(measure).observe(header); }
 
   chat = startChat(announce);
   draw.renderSpecialCards($("special-cards"), view.special_cards);

@@ -7,6 +7,7 @@ page asks another host for anything or logs an error."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -460,11 +461,11 @@ def test_twenty_cards_fit_the_screen(
             pass  # the assertion below says what stayed off screen
         off = page.evaluate(ON_SCREEN_JS, wanted)
         page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}.png"))
-        assert not off, [*off, page.evaluate(LAYOUT_JS)]
+        assert not off, f"{off} {json.dumps(page.evaluate(LAYOUT_JS))}"  # a str: shown whole
         page.locator('[data-testid="bid-button"]:not([disabled])').first.click()
         page.wait_for_function(MY_TURN_JS, timeout=NORMAL_MS)
         off = page.evaluate(ON_SCREEN_JS, [*wanted[:1], *wanted[2:]])
-        assert not off, [*off, page.evaluate(LAYOUT_JS)]
+        assert not off, f"{off} {json.dumps(page.evaluate(LAYOUT_JS))}"  # a str: shown whole
         page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}-play.png"))
         assert not errors, errors
         assert not foreign, foreign
