@@ -72,10 +72,41 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def encode_json(cls, content: Any) -> str:
         return fastjson.dumps(content)
 
-    quota: socket_quota.SocketQuota | None = None
-    groups: tuple[str, ...] = ()
+    # What this socket counted, each taken back once when it ends (_release).
+    joined: tuple[str, ...] = ()  # the channel layer's groups it joined
     online: presence.Presence | None = None  # counted as one of the user's open sockets
+    watching: presence.Watching | None = None  # counted among a game's spectators
+    quota: socket_quota.SocketQuota | None = None
     counted = False  # among the open sockets of the metrics
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Run the socket, and however it ends, take back what it counted. A disconnect ends
+        it, and so does an error, after which no disconnect comes: uvicorn raises
+        ClientDisconnected from a send to a client already gone (a push that overtook the
+        news of the close), which would otherwise leave the user online for good."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._release()
+
+    async def _release(self) -> None:
+        """Leave the groups first (the push that this user left is not sent to this socket),
+        then the counts, taken back even if leaving failed."""
+        joined, self.joined = self.joined, ()
+        try:
+            for group in joined:
+                await self.channel_layer.group_discard(group, self.channel_name)
+        finally:
+            if self.counted:
+                self.counted = False
+                metrics.open_sockets.dec()
+            online, self.online = self.online, None
+            await _absent(online)
+            watching, self.watching = self.watching, None
+            if watching is not None:
+                await watching.stop()
+            quota, self.quota = self.quota, None
+            await socket_quota.stop(quota)
 
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
         await super().accept(subprotocol, headers)
@@ -83,25 +114,12 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             self.counted = True
             metrics.open_sockets.inc()
 
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        try:
-            await super().websocket_disconnect(message)
-        finally:
-            if self.counted:
-                self.counted = False
-                metrics.open_sockets.dec()
-
-    async def _join_and_accept(self) -> None:
-        """Join the socket's groups and accept it. A client gone meanwhile (the accept fails,
-        and no disconnect follows) must not stay counted as online."""
-        try:
-            for group in self.groups:
-                await self.channel_layer.group_add(group, self.channel_name)
-            await self.accept()
-        except BaseException:
-            await _absent(self.online)
-            self.online = None
-            raise
+    async def _join_and_accept(self, groups: tuple[str, ...]) -> None:
+        """Join these groups of the channel layer, then accept the socket."""
+        self.joined = groups
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
 
     async def _count_socket(self, user_id: int) -> None:
         """Count this accepted socket among its user's (MAX_SOCKETS_PER_USER)."""
@@ -134,11 +152,8 @@ class GameConsumer(FastJsonConsumer):
 
     game_id: int
     user_id: int | None
-    groups: tuple[str, ...] = ()
     seated = False  # chat belongs to the table's players: spectators get none
     seq = -1  # the seq of the newest view this socket has sent
-    online: presence.Presence | None = None  # counted as one of the user's open sockets
-    watching: presence.Watching | None = None  # counted among the game's spectators
     muted: frozenset[str] = frozenset()  # the players this user blocked: none of their chat
     language = "en"  # the reader's, for preset chat: from their cookie or Accept-Language
 
@@ -161,12 +176,13 @@ class GameConsumer(FastJsonConsumer):
         # to hear: their socket need not hear, and drop, every public push too.
         # The others hear first that this user came (if no other socket of theirs is open);
         # this socket then starts from a view that says so.
+        groups: tuple[str, ...] = ()
         if user.is_authenticated:
             self.online = await _present(user.pk)
-            self.groups = (push.seat_group(self.game_id, user.pk), push.user_group(user.pk))
+            groups = (push.seat_group(self.game_id, user.pk), push.user_group(user.pk))
         if not playing:
-            self.groups += (push.watch_group(self.game_id),)
-        await self._join_and_accept()
+            groups += (push.watch_group(self.game_id),)
+        await self._join_and_accept(groups)
         if user.is_authenticated:
             await self._count_socket(user.pk)
             self.muted = await in_db(_blocked_names)(user.pk)
@@ -174,15 +190,6 @@ class GameConsumer(FastJsonConsumer):
         await self._send_view()
         if not self.seated:
             self.watching = await presence.Watching(self.game_id).start()
-
-    async def disconnect(self, code: int) -> None:
-        # The counts first: a failing group_discard must not leave the user "online".
-        await _absent(self.online)
-        if self.watching is not None:
-            await self.watching.stop()
-        await socket_quota.stop(self.quota)
-        for group in self.groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -295,11 +302,7 @@ class LobbyConsumer(FastJsonConsumer):
     """Tells a lobby page that tables changed; the page fetches the list it may see."""
 
     async def connect(self) -> None:
-        await self.channel_layer.group_add(push.LOBBY_GROUP, self.channel_name)
-        await self.accept()
-
-    async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(push.LOBBY_GROUP, self.channel_name)
+        await self._join_and_accept((push.LOBBY_GROUP,))
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         return None  # the lobby only listens
@@ -318,23 +321,13 @@ class MeConsumer(FastJsonConsumer):
     anywhere, `games` when their list of games changes, `invite` when a friend invites them to
     a table. It only listens."""
 
-    groups: tuple[str, ...] = ()
-    online: presence.Presence | None = None
-
     async def connect(self) -> None:
         if await _refused(self):
             return
         user = self.scope["user"]
         self.online = await _present(user.pk)
-        self.groups = (push.me_group(user.pk), push.user_group(user.pk))
-        await self._join_and_accept()
+        await self._join_and_accept((push.me_group(user.pk), push.user_group(user.pk)))
         await self._count_socket(user.pk)
-
-    async def disconnect(self, code: int) -> None:
-        await _absent(self.online)  # the counts first, as for a game socket
-        await socket_quota.stop(self.quota)
-        for group in self.groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         return None  # nothing to ask: the client fetches its lists over REST
