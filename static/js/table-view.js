@@ -435,6 +435,11 @@ export function renderSpecialCards(box, options) {
    lands on the card you see. */
 export function renderHand(scene, { legal, onPlay, chosen = null, received = null }) {
   const hand = $("hand");
+  // The same cards and choices keep the same buttons: a redraw for someone else's change must
+  // not take away a card while a key on it is down.
+  const drawn = JSON.stringify([scene.you, scene.round && scene.round.phase, scene.hand, scene.hiddenCount, legal, chosen, received]);
+  if (hand.dataset.drawn === drawn) { layoutHand(); return; }
+  hand.dataset.drawn = drawn;
   hand.replaceChildren();
   const note = $("hand-note");
   note.textContent = "";

@@ -552,7 +552,6 @@ function startTable() {
 
   function renderControls(calm) {
     const controls = $("controls");
-    controls.replaceChildren();
     const myTurn = calm && view.status === "active" && view.legal !== null && view.to_act === view.you;
     $("status-line").textContent = calm ? draw.statusText(scene, view) : "";
     const banner = $("your-turn");
@@ -561,7 +560,14 @@ function startTable() {
     const me = view.players.find((p) => p.seat === view.you);
     const resign = $("resign");
     if (resign) resign.hidden = !(view.status === "active" && me && !me.resigned);
-    if (calm && view.status === "active" && me && me.away && !me.resigned) {  // R18: say you are back
+    const away = calm && view.status === "active" && me && me.away && !me.resigned;
+    // The same choices keep the same buttons: a redraw for someone else's change (who is
+    // online, a clock) must not take away a button while a key on it is down.
+    const choices = JSON.stringify([myTurn && !moving(), away, view.seq, scene.seq, declaring]);
+    if (controls.dataset.choices === choices) return;
+    controls.dataset.choices = choices;
+    controls.replaceChildren();
+    if (away) {  // R18: say you are back
       const back = document.createElement("button");
       back.type = "button";
       back.id = "back-button";
