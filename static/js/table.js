@@ -501,10 +501,11 @@ function startTable() {
     ask();
   }
 
-  /* Whether each person seated has the site open, as the presence poll says. */
+  /* Whether each person seated has the site open, as the presence poll says; not for your own
+     seat, which this page holds open (an answer asked before its socket counted is late). */
   function noteOffline(seats) {
     [view.players, scene.players].forEach((players) => players.forEach((p) => {
-      if (!p.is_bot) p.online = !seats.includes(p.seat);
+      if (!p.is_bot && p.seat !== view.you) p.online = !seats.includes(p.seat);
     }));
   }
 

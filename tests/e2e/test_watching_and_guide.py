@@ -97,6 +97,32 @@ def test_a_signed_out_visitor_watches_two_rounds_and_the_players_see_who_left(
             player.close()
 
 
+def test_your_own_seat_stays_online_whatever_a_late_presence_answer_says(
+    browser: Any, server_url: str, artifacts: Path
+) -> None:
+    """An answer of the presence poll can name your own seat offline (the server gave it
+    before this page's socket counted, and it came after the socket's view): your page
+    still shows you online."""
+    player = sign_up(browser, server_url, "own_seat")
+    try:
+        with screenshots_on_failure(artifacts, [player]):
+            page = player.page
+            create_table(player, seats=3, bots=2, blind_first_round=False)
+            wait_table_live(player, what="the game to start")
+            you = page.evaluate("() => window.WizardTable.view.you")
+            late = {"spectators": 1, "offline": [you], "offline_for": {str(you): 30}}
+            page.route("**/presence/", lambda route: route.fulfill(json=late))
+            # The next poll (15 s) gets it, after the socket's view; it is in once the
+            # spectator it names shows (drawn with the seats).
+            page.locator('[data-testid="spectator-count"]').wait_for(
+                state="visible", timeout=20_000
+            )
+            seat = page.locator(f'[data-testid="seat-{you}"]')
+            assert seat.get_attribute("data-online") == "true", seat.inner_text()
+    finally:
+        player.close()
+
+
 @pytest.mark.parametrize(
     "size", [{"width": 390, "height": 844}, {"width": 1366, "height": 768}], ids=["phone", "laptop"]
 )
