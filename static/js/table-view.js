@@ -431,15 +431,24 @@ export function renderSpecialCards(box, options) {
   });
 }
 
+/* True when `box` already shows what `key` describes: it is left as it is, so a redraw for
+   someone else's change (who is online, a clock) does not take away a button while a key on
+   it is down. Otherwise `key` is noted for the redraw that follows. */
+export function drawnAlready(box, key) {
+  const drawn = JSON.stringify(key);
+  if (box.dataset.drawn === drawn) return true;
+  box.dataset.drawn = drawn;
+  return false;
+}
+
 /* Your hand, fanned: each card is a button as wide as the strip of it that shows, so a click
    lands on the card you see. */
 export function renderHand(scene, { legal, onPlay, chosen = null, received = null }) {
   const hand = $("hand");
-  // The same cards and choices keep the same buttons: a redraw for someone else's change must
-  // not take away a card while a key on it is down.
-  const drawn = JSON.stringify([scene.you, scene.round && scene.round.phase, scene.hand, scene.hiddenCount, legal, chosen, received]);
-  if (hand.dataset.drawn === drawn) { layoutHand(); return; }
-  hand.dataset.drawn = drawn;
+  if (drawnAlready(hand, [scene.you, scene.round && scene.round.phase, scene.hand, scene.hiddenCount, legal, chosen, received])) {
+    layoutHand();
+    return;
+  }
   hand.replaceChildren();
   const note = $("hand-note");
   note.textContent = "";

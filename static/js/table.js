@@ -562,11 +562,7 @@ function startTable() {
     const resign = $("resign");
     if (resign) resign.hidden = !(view.status === "active" && me && !me.resigned);
     const away = calm && view.status === "active" && me && me.away && !me.resigned;
-    // The same choices keep the same buttons: a redraw for someone else's change (who is
-    // online, a clock) must not take away a button while a key on it is down.
-    const choices = JSON.stringify([myTurn && !moving(), away, view.seq, scene.seq, declaring]);
-    if (controls.dataset.choices === choices) return;
-    controls.dataset.choices = choices;
+    if (draw.drawnAlready(controls, [myTurn && !moving(), away, view.seq, scene.seq, declaring])) return;
     controls.replaceChildren();
     if (away) {  // R18: say you are back
       const back = document.createElement("button");
