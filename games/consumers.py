@@ -80,10 +80,8 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     counted = False  # among the open sockets of the metrics
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """Run the socket, and however it ends, take back what it counted. A disconnect ends
-        it, and so does an error, after which no disconnect comes: uvicorn raises
-        ClientDisconnected from a send to a client already gone (a push that overtook the
-        news of the close), which would otherwise leave the user online for good."""
+        """Run the socket; however it ends (a disconnect, or an error with no disconnect
+        after it), take back what it counted (docs/architecture.md, "A socket's counts")."""
         try:
             await super().__call__(scope, receive, send)
         finally:
