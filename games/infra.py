@@ -61,7 +61,8 @@ def locked_table(
     game_id: int, *, skip_locked: bool = False
 ) -> tuple[Game, list[Seat], frozenset[int]] | None:
     """The game row with its creator, locked until the transaction ends, its seats in order
-    with their users, and the seat numbers whose user is barred now; one query. None if there
+    with their users, and the seat numbers whose user is barred now, read once the lock is
+    held; two queries (one on SQLite, whose write transaction holds the database). None if there
     is no such game (or, with skip_locked, another transaction holds it)."""
     low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
     if not low <= game_id <= high:
@@ -75,9 +76,19 @@ def locked_table(
         f" LEFT OUTER JOIN {Seat._meta.db_table} s ON s.game_id = g.id"
         f" LEFT OUTER JOIN {User._meta.db_table} u ON u.id = s.user_id"
         f" LEFT OUTER JOIN {Suspension._meta.db_table} x ON x.user_id = s.user_id"
-        f" WHERE g.id = %s ORDER BY s.number" + _lock_clause(skip_locked=skip_locked)
+        f" WHERE g.id = %s ORDER BY s.number"
     )
     with connection.cursor() as cursor:
+        if lock := _lock_clause(skip_locked=skip_locked):
+            # The game row is locked by a statement of its own, and the seats read by the next:
+            # under READ COMMITTED a statement that waited for the lock re-reads only the
+            # locked row, so seats joined into it would be those from before the wait (a leave
+            # racing a join started a game with an empty seat; two joins took one seat).
+            cursor.execute(
+                f"SELECT g.id FROM {Game._meta.db_table} g WHERE g.id = %s{lock}", [game_id]
+            )
+            if cursor.fetchone() is None:
+                return None
         cursor.execute(sql, [game_id])
         rows: list[tuple[Any, ...]] = cursor.fetchall()
     if not rows:

@@ -30,6 +30,10 @@ auto_move_lateness = Histogram(
     "How long after a turn's deadline the timer made its auto-move (R16).",
     buckets=(0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300),
 )
+timer_failures = Counter(
+    "wizard_timer_failures",
+    "Overdue games the turn timer's sweep could not settle (each logged with its game).",
+)
 open_sockets = Gauge(
     "wizard_open_sockets",
     "Websockets open (games, the lobby and ws/me).",

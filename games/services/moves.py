@@ -8,6 +8,7 @@ the lock (`bot_step`), never in the caller's request.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -26,6 +27,8 @@ from games.models import Event as EventRow
 from games.models import Game, GameStatus, Seat
 from games.outcome import Outcome, PersonTurn, chain, next_actor
 from games.services import clock
+
+log = logging.getLogger(__name__)
 
 
 def move_apply(
@@ -88,15 +91,24 @@ def turns_expire(*, limit: int = 200) -> int:
     due = Game.objects.filter(status=GameStatus.ACTIVE, deadline__lte=now).order_by("deadline")
     applied = 0
     for game_id in due.values_list("pk", flat=True)[:limit]:
-        with transaction.atomic(durable=True):
-            table = lock_table(game_id, skip_locked=True)
-            outcome, count = apply_overdue(table) if table is not None else (None, 0)
-        if outcome is not None:
-            dispatch(outcome)
-        applied += count
+        try:
+            applied += _expire_one(game_id)
+        except Exception:  # one game's fault never stops every other table's clock
+            log.exception("The turn timer could not settle game %s", game_id)
+            metrics.timer_failures.inc()
     for game_id, seq, deadline in clock.soon_expiring(timezone.now()):
         expire_at(game_id, seq, deadline)
     return applied
+
+
+def _expire_one(game_id: int) -> int:
+    """The sweep's work on one overdue game, in its own transaction: its auto-moves applied."""
+    with transaction.atomic(durable=True):
+        table = lock_table(game_id, skip_locked=True)
+        outcome, count = apply_overdue(table) if table is not None else (None, 0)
+    if outcome is not None:
+        dispatch(outcome)
+    return count
 
 
 def turn_expire(*, game_id: int, seq: int) -> int:
