@@ -191,6 +191,8 @@ REST_FRAMEWORK = {
         "verify_mail": env_str("RATE_VERIFY_MAIL", "5/hour"),
         "hint": env_str("RATE_HINT", "60/min"),  # a guided game's hints: the hard bot thinks
         "invite": env_str("RATE_INVITE", "60/hour"),  # invitations to friends, each a push
+        # The data export: all of a player's games in one answer, the heaviest the site makes.
+        "export": env_str("RATE_EXPORT", "10/hour"),
     },
 }
 SPECTACULAR_SETTINGS = {
