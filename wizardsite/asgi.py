@@ -36,6 +36,7 @@ application = ProtocolTypeRouter(
             django_wsgi,
             threads=settings.HTTP_THREADS,
             spool_bytes=settings.FILE_UPLOAD_MAX_MEMORY_SIZE,
+            send_timeout=settings.HTTP_SEND_TIMEOUT,
         ),
         "websocket": SameOriginOnly(
             RefuseWhileDatabaseDown(

@@ -122,6 +122,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # Each web process answers HTTP on this many threads (wizardsite.infra.WSGIOnThreads); a
 # request holds one of the pool's connections while it runs, the sockets share the rest.
 HTTP_THREADS = env_int("HTTP_THREADS", 8)
+# A client that takes no part of its answer for this many seconds is cut off: a streamed
+# answer (the data export) holds one of those threads until the client takes each part.
+HTTP_SEND_TIMEOUT = env_int("HTTP_SEND_TIMEOUT", 30)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (server, worker, beat) share the file: wait for locks, don't fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
