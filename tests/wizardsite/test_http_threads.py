@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import json
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -291,3 +292,40 @@ async def test_django_finishes_each_request_on_its_own_thread() -> None:
         request_finished.disconnect(record)
     assert start["status"] == 200, body[:200]
     assert len(finished_on) == 1 and finished_on[0].startswith("http")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/healthz", {"status": "ok"}),
+        ("/readyz", {"database": "ok", "cache": "ok", "broker": "ok", "migrations": "ok"}),
+    ],
+)
+async def test_the_probes_answer_while_every_http_thread_is_busy(
+    path: str, body: dict[str, str]
+) -> None:
+    """The site's own ASGI app with each of its HTTP_THREADS threads held (as by clients that
+    do not read, or by slow answers): a load balancer still sees the process serve."""
+    from django.conf import settings
+
+    from wizardsite import asgi
+
+    started, release = threading.Semaphore(0), threading.Event()
+
+    def hold() -> None:
+        started.release()
+        release.wait(WAIT)
+
+    held = [asgi.http_door.pool.submit(hold) for _ in range(settings.HTTP_THREADS)]
+    try:
+        for _ in held:  # every thread of the pool is taken
+            assert await asyncio.to_thread(started.acquire, timeout=WAIT)
+        communicator = ApplicationCommunicator(asgi.application, scope(path))
+        await communicator.send_input({"type": "http.request", "body": b""})
+        start, answered = await answer(communicator)
+    finally:
+        release.set()
+    assert start["status"] == 200, answered
+    assert json.loads(answered) == body
+    assert b"no-cache" in dict(start["headers"])[b"Cache-Control"]
