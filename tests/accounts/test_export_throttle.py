@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.games.helpers import API, Player, assert_error
+from tests.games.helpers import API, Player, assert_error, set_rate
 
 pytestmark = pytest.mark.django_db
 
@@ -19,11 +19,7 @@ EXPORT = f"{API}/accounts/me/export/"
 @pytest.fixture
 def export_twice_an_hour(settings: Any) -> None:
     settings.RATE_LIMITS_ENABLED = True
-    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {**rates, "export": "2/hour"},
-    }
+    set_rate(settings, "export", "2/hour")
 
 
 def test_a_player_past_the_export_rate_gets_429_and_another_player_is_unaffected(
