@@ -1,6 +1,6 @@
 """ASGI entry point: Django's WSGI handler on a pool of threads for HTTP (wizardsite.infra),
 the health probes on the event loop before it (wizardsite.health), Channels for the game
-websockets."""
+websockets; the client's address decided first, for both (wizardsite.client_address)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from django.urls import path  # noqa: E402
 
 from games.consumers import GameConsumer, LobbyConsumer, MeConsumer  # noqa: E402
 from tournaments.consumers import TournamentConsumer  # noqa: E402
+from wizardsite.client_address import ClientAddress  # noqa: E402
 from wizardsite.health import ProbesOnTheLoop  # noqa: E402
 from wizardsite.infra import WSGIOnThreads  # noqa: E402
 from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
@@ -39,15 +40,17 @@ http_door = WSGIOnThreads(
     send_timeout=settings.HTTP_SEND_TIMEOUT,
 )
 
-application = ProtocolTypeRouter(
-    {
-        "http": ProbesOnTheLoop(http_door),
-        "websocket": SameOriginOnly(
-            RefuseWhileDatabaseDown(
-                TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))
-            )
-        ),
-    }
+application = ClientAddress(
+    ProtocolTypeRouter(
+        {
+            "http": ProbesOnTheLoop(http_door),
+            "websocket": SameOriginOnly(
+                RefuseWhileDatabaseDown(
+                    TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))
+                )
+            ),
+        }
+    )
 )
 
 # The cyclic garbage collector at its defaults runs every 700 allocations and, every so
