@@ -186,7 +186,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "wizardsite.api.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_THROTTLE_CLASSES": ["apikit.throttles.ScopedThrottle"],
-    # REMOTE_ADDR is the client's address already (TRUSTED_PROXIES below): X-Forwarded-For is
+    # REMOTE_ADDR is the client's address already (TRUSTED_PROXIES above): X-Forwarded-For is
     # never read again here (DRF's default, NUM_PROXIES unset, believes any header sent).
     "NUM_PROXIES": 0,
     # Per address for anonymous calls, per user when signed in (apikit.throttles).
