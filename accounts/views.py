@@ -50,6 +50,12 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        wait = throttles.hit("register", request_address(request))  # the API's sign-ups too
+        if wait is not None:
+            form.add_error(None, _("Too many attempts: try again later."))
+            response = render(request, "registration/signup.html", {"form": form}, status=429)
+            response["Retry-After"] = str(wait)
+            return response
         try:
             user = services.user_register(
                 username=form.cleaned_data["username"],

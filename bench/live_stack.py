@@ -90,6 +90,7 @@ def web_command(server: str, workers: int, port: int) -> list[str]:
         "--log-level",
         "warning",
         "--no-access-log",
+        "--no-proxy-headers",  # as the Procfiles: the site decides the client's address
     ]
 
 

@@ -59,9 +59,11 @@ class Me(league_api.Me):
 
 
 class Export(APIView):
+    throttle_scope = "export"  # per player: the heaviest answer the site makes
+
     @extend_schema(
         operation_id="accounts_me_export",
-        responses={200: ref(DataExport), **errors(401)},
+        responses={200: ref(DataExport), **errors(401, 429)},
         description=(
             "Everything the site holds about the caller, as one JSON document sent as a "
             "download (`wizard-<username>.json`). Each game holds only what the caller's seat "

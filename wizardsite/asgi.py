@@ -1,5 +1,6 @@
 """ASGI entry point: Django's WSGI handler on a pool of threads for HTTP (wizardsite.infra),
-Channels for the game websockets."""
+the health probes on the event loop before it (wizardsite.health), Channels for the game
+websockets; the client's address decided first, for both (wizardsite.client_address)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from django.urls import path  # noqa: E402
 
 from games.consumers import GameConsumer, LobbyConsumer, MeConsumer  # noqa: E402
 from tournaments.consumers import TournamentConsumer  # noqa: E402
+from wizardsite.client_address import ClientAddress  # noqa: E402
+from wizardsite.health import ProbesOnTheLoop  # noqa: E402
 from wizardsite.infra import WSGIOnThreads  # noqa: E402
 from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
 from wizardsite.ws_guard import RefuseWhileDatabaseDown  # noqa: E402
@@ -30,19 +33,24 @@ websocket_urls = [
     path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
 ]
 
-application = ProtocolTypeRouter(
-    {
-        "http": WSGIOnThreads(
-            django_wsgi,
-            threads=settings.HTTP_THREADS,
-            spool_bytes=settings.FILE_UPLOAD_MAX_MEMORY_SIZE,
-        ),
-        "websocket": SameOriginOnly(
-            RefuseWhileDatabaseDown(
-                TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))
-            )
-        ),
-    }
+http_door = WSGIOnThreads(
+    django_wsgi,
+    threads=settings.HTTP_THREADS,
+    spool_bytes=settings.FILE_UPLOAD_MAX_MEMORY_SIZE,
+    send_timeout=settings.HTTP_SEND_TIMEOUT,
+)
+
+application = ClientAddress(
+    ProtocolTypeRouter(
+        {
+            "http": ProbesOnTheLoop(http_door),
+            "websocket": SameOriginOnly(
+                RefuseWhileDatabaseDown(
+                    TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))
+                )
+            ),
+        }
+    )
 )
 
 # The cyclic garbage collector at its defaults runs every 700 allocations and, every so

@@ -92,19 +92,59 @@ async def readiness() -> dict[str, str]:
     }
 
 
-@require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
-    """200 while the process serves; nothing else is checked."""
+def _alive() -> HttpResponse:
     response = JsonResponse({"status": "ok"})
     add_never_cache_headers(response)
     return response
 
 
-@require_GET
-async def readyz(request: HttpRequest) -> HttpResponse:
-    """200 when every part answers, else 503 naming the failing ones."""
+async def _ready() -> HttpResponse:
     parts: dict[str, Any] = await readiness()
     ready = all(value == "ok" for value in parts.values())
     response = JsonResponse(parts, status=200 if ready else 503)
     add_never_cache_headers(response)
     return response
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """200 while the process serves; nothing else is checked."""
+    return _alive()
+
+
+@require_GET
+async def readyz(request: HttpRequest) -> HttpResponse:
+    """200 when every part answers, else 503 naming the failing ones."""
+    return await _ready()
+
+
+class ProbesOnTheLoop:
+    """ASGI: answers GET /healthz and /readyz on the event loop, before the HTTP door's pool
+    of threads, so a load balancer sees the process serve however busy the pool is (the same
+    answers as the views above; readyz's checks run on the loop's own executor). Everything
+    else goes on to `app`."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        response = await _probe(scope) if scope["type"] == "http" else None
+        if response is None:
+            await self.app(scope, receive, send)
+            return
+        headers = [
+            (name.encode("latin-1"), value.encode("latin-1")) for name, value in response.items()
+        ]
+        start = {"type": "http.response.start", "status": response.status_code, "headers": headers}
+        await send(start)
+        await send({"type": "http.response.body", "body": response.content})
+
+
+async def _probe(scope: dict[str, Any]) -> HttpResponse | None:
+    if scope["method"] != "GET":
+        return None  # the view answers 405, as before
+    if scope["path"] == "/healthz":
+        return _alive()
+    if scope["path"] == "/readyz":
+        return await _ready()
+    return None

@@ -39,14 +39,23 @@ ASGIMessage = dict[str, Any]
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
+class ClientNotReading(Exception):
+    """A part of the answer waited longer than the send timeout for the client to take it."""
+
+
 class WSGIOnThreads:
     """An ASGI app that runs a WSGI app on a fixed pool of threads, one hand-off a request; Django's
-    ASGI handler starts a thread a request and hops between it and the event loop three times."""
+    ASGI handler starts a thread a request and hops between it and the event loop three times.
+    A client that takes no part of its answer for `send_timeout` seconds is cut off, so no
+    client that stops reading holds a thread (a streamed answer's thread waits on each part)."""
 
-    def __init__(self, app: WSGIApp, *, threads: int, spool_bytes: int) -> None:
+    def __init__(
+        self, app: WSGIApp, *, threads: int, spool_bytes: int, send_timeout: float
+    ) -> None:
         self.app = app
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="http")
         self.spool_bytes = spool_bytes
+        self.send_timeout = send_timeout
 
     async def __call__(self, scope: ASGIMessage, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -57,12 +66,17 @@ class WSGIOnThreads:
             size = body.tell()
             body.seek(0)
             loop = asyncio.get_running_loop()
-            response = _Response(loop, send)
+            response = _Response(loop, send, self.send_timeout)
             run = contextvars.copy_context().run  # each request in the context it came with
             environ = wsgi_environ(scope, body, size)
             # An exception goes up to the server: a 500 if nothing was sent, else a cut connection.
-            await loop.run_in_executor(self.pool, run, response.run, self.app, environ)
-            await response.flush(more=False)
+            try:
+                await loop.run_in_executor(self.pool, run, response.run, self.app, environ)
+                await response.flush(more=False)
+            except ClientNotReading:
+                # The answer is left unfinished, so the server cuts the connection: the client
+                # cannot take a part of it for the whole.
+                log.warning("client read none of its answer for %s s: dropped", self.send_timeout)
 
 
 async def _read_body(receive: Any, body: IO[bytes]) -> bool:
@@ -118,8 +132,8 @@ class _Response:
     """One WSGI response: made in a pool thread, sent on the event loop (whole at the end, or
     as it is made once it passes STREAM_AFTER)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, send: Any) -> None:
-        self.loop, self.send = loop, send
+    def __init__(self, loop: asyncio.AbstractEventLoop, send: Any, send_timeout: float) -> None:
+        self.loop, self.send, self.send_timeout = loop, send, send_timeout
         self.start: ASGIMessage | None = None
         self.started = False  # the start message is sent
         self.chunks: list[bytes] = []
@@ -158,7 +172,16 @@ class _Response:
                 close()
 
     async def flush(self, *, more: bool) -> None:
-        """Send what was made so far; the last call (`more=False`) ends the response."""
+        """Send what was made so far; the last call (`more=False`) ends the response. A client
+        that takes none of it within the send timeout raises ClientNotReading: a streamed
+        answer's thread waits on each part and must not wait for ever."""
+        try:
+            async with asyncio.timeout(self.send_timeout):
+                await self._send_made(more=more)
+        except TimeoutError:
+            raise ClientNotReading from None
+
+    async def _send_made(self, *, more: bool) -> None:
         if not self.started:
             if self.start is None:
                 raise RuntimeError("The WSGI application answered without a status.")

@@ -152,8 +152,10 @@ def _forget_dead(directory: Path) -> None:
 
 
 def allowed(request: HttpRequest) -> bool:
-    """From this machine (loopback), or with METRICS_TOKEN as a bearer token."""
-    if request.META.get("REMOTE_ADDR") in LOOPBACK:
+    """From this machine (loopback), or with METRICS_TOKEN as a bearer token. A request that
+    carries X-Forwarded-For came through a proxy, from elsewhere, even from loopback."""
+    local = request.META.get("REMOTE_ADDR") in LOOPBACK
+    if local and "HTTP_X_FORWARDED_FOR" not in request.META:
         return True
     token: str = settings.METRICS_TOKEN
     scheme, _, given = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")

@@ -19,6 +19,7 @@ from tests.live.helpers import db, table
 from tests.live.test_redis import ROOT, database_url, running, service_env, tail
 
 UVICORN = str(Path(ROOT / ".venv" / "bin" / "uvicorn"))
+WEB = [UVICORN, "wizardsite.asgi:application", "--no-proxy-headers"]  # as the Procfiles have it
 READY_WITHIN = 30.0
 
 
@@ -62,7 +63,7 @@ async def test_a_move_made_through_one_process_reaches_sockets_held_by_another(
     env = service_env(redis_url, DATABASE_URL=database_url(), RATE_LIMITS_ENABLED="false")
     ports = [free_port(), free_port()]
     logs = [tmp_path / f"web-{port}.log" for port in ports]
-    argv = [[UVICORN, "wizardsite.asgi:application", "--port", str(port)] for port in ports]
+    argv = [[*WEB, "--port", str(port)] for port in ports]
     with running(argv[0], env, logs[0]), running(argv[1], env, logs[1]):
         for port, log in zip(ports, logs, strict=True):
             await asyncio.to_thread(wait_until_up, port, log)

@@ -14,7 +14,7 @@ from websockets.asyncio.client import connect
 from games.socket_quota import CLOSE_TOO_MANY_SOCKETS
 from tests.live.helpers import WAIT, db, table
 from tests.live.test_redis import database_url, running, service_env, tail
-from tests.live.test_scale_out import UVICORN, free_port, wait_until_up
+from tests.live.test_scale_out import WEB, free_port, wait_until_up
 
 LIMIT = 3
 
@@ -35,7 +35,7 @@ async def test_the_limit_holds_across_web_processes(redis_url: str, tmp_path: Pa
     )
     ports = [free_port(), free_port()]
     logs = [tmp_path / f"web-{port}.log" for port in ports]
-    argv = [[UVICORN, "wizardsite.asgi:application", "--port", str(port)] for port in ports]
+    argv = [[*WEB, "--port", str(port)] for port in ports]
     path = f"/ws/games/{game_id}/?token={people[0].token}"
     with running(argv[0], env, logs[0]), running(argv[1], env, logs[1]):
         for port, log in zip(ports, logs, strict=True):

@@ -5,7 +5,9 @@ back after each request."""
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import json
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -51,8 +53,8 @@ def thread_name() -> str:
     return threading.current_thread().name
 
 
-def door(app: Any, threads: int = 2) -> infra.WSGIOnThreads:
-    return infra.WSGIOnThreads(app, threads=threads, spool_bytes=1024)
+def door(app: Any, threads: int = 2, send_timeout: float = WAIT) -> infra.WSGIOnThreads:
+    return infra.WSGIOnThreads(app, threads=threads, spool_bytes=1024, send_timeout=send_timeout)
 
 
 async def answer(communicator: ApplicationCommunicator) -> tuple[dict[str, Any], bytes]:
@@ -198,6 +200,47 @@ async def test_a_large_answer_goes_out_as_it_is_made_and_is_closed_on_its_thread
     assert len(closed_on) == 1 and closed_on[0].startswith("http")
 
 
+async def test_a_client_that_reads_none_of_a_streamed_answer_is_dropped_and_frees_its_thread() -> (
+    None
+):
+    closed = threading.Event()
+
+    class Endless:
+        """An answer as long as the client takes it."""
+
+        def __iter__(self) -> Iterator[bytes]:
+            while True:
+                yield b"a" * infra.STREAM_AFTER
+
+        def close(self) -> None:
+            closed.set()
+
+    def app(environ: Environ, start_response: Any) -> Any:
+        if environ["PATH_INFO"] != "/export":
+            return echo(environ, start_response)
+        start_response("200 OK", [("Content-Type", "application/json")])
+        return Endless()
+
+    sent: list[dict[str, Any]] = []
+
+    async def not_reading(message: dict[str, Any]) -> None:
+        sent.append(message)
+        if message["type"] == "http.response.body":
+            await asyncio.Event().wait()  # the client's window stays full: never sent
+
+    async def request(scope: Any = None) -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    app_door = door(app, threads=1, send_timeout=0.2)
+    await asyncio.wait_for(app_door(scope("/export"), request, not_reading), WAIT)
+    assert closed.is_set()  # the app's answer was closed on its thread, which is free again
+    bodies = [message for message in sent if message["type"] == "http.response.body"]
+    assert bodies and all(message["more_body"] for message in bodies)  # cut, never "complete"
+    quick = ApplicationCommunicator(app_door, scope())
+    await quick.send_input({"type": "http.request", "body": b""})
+    assert (await answer(quick))[0]["status"] == 201
+
+
 async def test_an_app_that_fails_leaves_the_answer_to_the_server() -> None:
     def app(environ: Environ, start_response: Any) -> list[bytes]:
         raise ZeroDivisionError
@@ -249,3 +292,40 @@ async def test_django_finishes_each_request_on_its_own_thread() -> None:
         request_finished.disconnect(record)
     assert start["status"] == 200, body[:200]
     assert len(finished_on) == 1 and finished_on[0].startswith("http")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/healthz", {"status": "ok"}),
+        ("/readyz", {"database": "ok", "cache": "ok", "broker": "ok", "migrations": "ok"}),
+    ],
+)
+async def test_the_probes_answer_while_every_http_thread_is_busy(
+    path: str, body: dict[str, str]
+) -> None:
+    """The site's own ASGI app with each of its HTTP_THREADS threads held (as by clients that
+    do not read, or by slow answers): a load balancer still sees the process serve."""
+    from django.conf import settings
+
+    from wizardsite import asgi
+
+    started, release = threading.Semaphore(0), threading.Event()
+
+    def hold() -> None:
+        started.release()
+        release.wait(WAIT)
+
+    held = [asgi.http_door.pool.submit(hold) for _ in range(settings.HTTP_THREADS)]
+    try:
+        for _ in held:  # every thread of the pool is taken
+            assert await asyncio.to_thread(started.acquire, timeout=WAIT)
+        communicator = ApplicationCommunicator(asgi.application, scope(path))
+        await communicator.send_input({"type": "http.request", "body": b""})
+        start, answered = await answer(communicator)
+    finally:
+        release.set()
+    assert start["status"] == 200, answered
+    assert json.loads(answered) == body
+    assert b"no-cache" in dict(start["headers"])[b"Cache-Control"]

@@ -58,6 +58,18 @@ def test_loopback_may_read_the_metrics(client: Client) -> None:
 
 
 @pytest.mark.django_db
+def test_a_request_a_proxy_passed_on_is_not_from_this_machine(
+    client: Client, settings: Any
+) -> None:
+    """Behind a proxy on this machine every request comes from loopback: one that carries
+    X-Forwarded-For came from elsewhere, and /metrics needs the token for it."""
+    settings.METRICS_TOKEN = ""
+    assert client.get("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 200
+    forwarded = client.get("/metrics", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.9")
+    assert forwarded.status_code == 403
+
+
+@pytest.mark.django_db
 def test_another_address_needs_the_bearer_token(client: Client, settings: Any) -> None:
     settings.METRICS_TOKEN = "scrape-secret-0123456789"
     assert client.get("/metrics", REMOTE_ADDR=REMOTE).status_code == 403

@@ -119,9 +119,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "reconnect_timeout": 4,
         },
     }
+# How many proxies in front of the site append to X-Forwarded-For (a TLS terminator: 1). None
+# by default: the address the server sees is the client's, whatever header it sends. Every
+# per-address limit counts the address wizardsite.client_address decides from it; django-axes
+# reads REMOTE_ADDR too (without django-ipware installed it reads nothing else).
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 # Each web process answers HTTP on this many threads (wizardsite.infra.WSGIOnThreads); a
 # request holds one of the pool's connections while it runs, the sockets share the rest.
 HTTP_THREADS = env_int("HTTP_THREADS", 8)
+# A client that takes no part of its answer for this many seconds is cut off: a streamed
+# answer (the data export) holds one of those threads until the client takes each part.
+HTTP_SEND_TIMEOUT = env_int("HTTP_SEND_TIMEOUT", 30)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (server, worker, beat) share the file: wait for locks, don't fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
@@ -178,6 +186,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "wizardsite.api.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_THROTTLE_CLASSES": ["apikit.throttles.ScopedThrottle"],
+    # REMOTE_ADDR is the client's address already (TRUSTED_PROXIES above): X-Forwarded-For is
+    # never read again here (DRF's default, NUM_PROXIES unset, believes any header sent).
+    "NUM_PROXIES": 0,
     # Per address for anonymous calls, per user when signed in (apikit.throttles).
     "DEFAULT_THROTTLE_RATES": {
         "register": env_str("RATE_REGISTER", "30/hour"),
@@ -191,6 +202,8 @@ REST_FRAMEWORK = {
         "verify_mail": env_str("RATE_VERIFY_MAIL", "5/hour"),
         "hint": env_str("RATE_HINT", "60/min"),  # a guided game's hints: the hard bot thinks
         "invite": env_str("RATE_INVITE", "60/hour"),  # invitations to friends, each a push
+        # The data export: all of a player's games in one answer, the heaviest the site makes.
+        "export": env_str("RATE_EXPORT", "10/hour"),
     },
 }
 SPECTACULAR_SETTINGS = {
