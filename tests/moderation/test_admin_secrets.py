@@ -1,0 +1,216 @@
+"""No admin reads a secret field for anyone: not a filter (`?seed__startswith=`, the oracle
+that reads a value a character at a time), not through a relation (`?game__state__icontains=`),
+not a search, a sort, a column or a change page."""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Callable, Iterator, Mapping
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.admin.utils import flatten_fieldsets
+from django.contrib.auth.models import Permission, User
+from django.db.models import Model
+from django.test import Client, RequestFactory
+from django.urls import reverse
+from django.utils import timezone
+
+from apikit.secret_fields import SECRET
+from games.models import Game
+from notifications.models import Device, PushSubscription
+from tests.games.helpers import Player, seat_players
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+LOOKUPS = ("startswith", "icontains", "regex", "exact", "gt")
+
+
+def registered() -> list[type[Model]]:
+    return [model for model in apps.get_models() if admin.site.is_registered(model)]
+
+
+def _label(model: type[Model]) -> str:
+    return model._meta.concrete_model._meta.label_lower  # type: ignore[union-attr]
+
+
+def paths_to(
+    model: type[Model],
+    names: Mapping[str, frozenset[str]],
+    hops: int = 2,
+    prefix: str = "",
+    seen: frozenset[type[Model]] = frozenset(),
+) -> Iterator[str]:
+    """Every field path from `model`, through at most `hops` relations to models not yet on
+    the path, that reads one of `names`: the field itself, or a relation compared by such a
+    key (`auth_token`)."""
+    seen = seen | {model}
+    for field in model._meta.get_fields():
+        path = prefix + field.name
+        if field.name in names.get(_label(model), ()):
+            yield path
+        related = field.related_model
+        if related is None or isinstance(related, str):
+            continue
+        if related._meta.pk.name in names.get(_label(related), ()):  # type: ignore[union-attr]
+            yield path
+        if hops and related not in seen:
+            yield from paths_to(related, names, hops - 1, f"{path}__", seen)
+
+
+def changelist(model: type[Model]) -> str:
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+
+
+@pytest.fixture
+def viewer(db: None) -> User:
+    """Staff who may view every model (a moderator with more rights than the group gives)."""
+    user = User.objects.create_user("viewer", "viewer@example.com", "x", is_staff=True)
+    user.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
+    return user
+
+
+@pytest.fixture
+def refusals_unlogged(caplog: pytest.LogCaptureFixture) -> None:
+    """Django logs each refused lookup with its traceback; a thousand of them here."""
+    caplog.set_level(logging.CRITICAL, logger="django.security")
+
+
+def client_of(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def secrets_stored(make_player: Callable[..., Player]) -> list[str]:
+    """A running game, a private tournament, a push subscription, a device, tokens:
+    the secret values they hold."""
+    people = [make_player() for _ in range(3)]
+    game = Game.objects.get(pk=seat_players(people))
+    owner = User.objects.get(pk=people[0].user_id)
+    tournament = Tournament.objects.create(
+        name="Cup",
+        format="swiss",
+        created_by=owner,
+        starts_at=timezone.now(),
+        rounds=3,
+        turn_seconds=60,
+        visibility="private",
+    )
+    subscription = PushSubscription.objects.create(
+        user=owner,
+        endpoint="https://fcm.googleapis.com/fcm/send/abc-endpoint-1",
+        p256dh="P" * 40,
+        auth="A" * 22,
+    )
+    device = Device.objects.create(user=owner, platform="fcm", token="device-token-" + "d" * 30)
+    return [
+        game.seed,
+        game.invite_code,
+        tournament.invite_code,
+        subscription.endpoint,
+        subscription.p256dh,
+        subscription.auth,
+        device.token,
+        *(player.token for player in people),
+        owner.password,
+    ]
+
+
+@pytest.mark.parametrize("who", ["viewer", "superuser"])
+@pytest.mark.usefixtures("refusals_unlogged")
+def test_every_admin_refuses_every_lookup_that_reads_a_secret(
+    who: str, request: pytest.FixtureRequest, secrets_stored: list[str]
+) -> None:
+    client = client_of(request.getfixturevalue(who))
+    answered = []
+    for model in registered():
+        for path in sorted(set(paths_to(model, SECRET))):
+            for lookup in LOOKUPS:
+                response = client.get(changelist(model), {f"{path}__{lookup}": "x"})
+                if response.status_code != 400:
+                    answered.append((model._meta.label, f"{path}__{lookup}", response.status_code))
+    assert not answered
+
+
+def test_the_walk_covers_the_known_secret_paths() -> None:
+    walked = {
+        (model._meta.label, path) for model in registered() for path in paths_to(model, SECRET)
+    }
+    assert {
+        ("games.Game", "seed"),
+        ("games.Game", "state"),
+        ("games.Game", "invite_code"),
+        ("games.Game", "events__payload"),
+        ("games.Seat", "game__seed"),
+        ("games.ChatMessage", "game__state"),
+        ("moderation.Report", "message__game__seed"),
+        ("tournaments.Tournament", "invite_code"),
+        ("auth.User", "password"),
+        ("auth.User", "auth_token"),
+        ("auth.User", "push_subscriptions__p256dh"),
+        ("auth.User", "push_devices__token"),
+    } <= walked
+
+
+@pytest.mark.parametrize("who", ["viewer", "superuser"])
+def test_no_admin_searches_sorts_lists_or_shows_a_secret_field(
+    who: str, request: pytest.FixtureRequest, secrets_stored: list[str]
+) -> None:
+    user = request.getfixturevalue(who)
+    http = RequestFactory().get("/admin/")
+    http.user = user
+    shown = []
+    for model in registered():
+        model_admin = admin.site.get_model_admin(model)
+        named = {
+            "search": {name.lstrip("^=@") for name in model_admin.get_search_fields(http)},
+            "list": set(model_admin.get_list_display(http))
+            | set(model_admin.get_sortable_by(http)),
+            "ordering": {name.lstrip("-") for name in model_admin.get_ordering(http) or ()},
+            "date": {model_admin.date_hierarchy},
+            "filter": {
+                item[0] if isinstance(item, tuple) else item
+                for item in model_admin.get_list_filter(http)
+            },
+            "form": {
+                name
+                for obj in (None, model._default_manager.first())
+                for name in flatten_fieldsets(model_admin.get_fieldsets(http, obj))
+            },
+        }
+        secret_paths = set(paths_to(model, SECRET))
+        masked = {"password"} if model is User else set()
+        for where, names in named.items():
+            for name in names:
+                reads = isinstance(name, str) and any(
+                    name == path or name.startswith(f"{path}__") for path in secret_paths
+                )
+                if reads and not (where == "form" and name in masked):
+                    shown.append((model._meta.label, where, name))
+    assert not shown
+
+
+@pytest.mark.parametrize("who", ["viewer", "superuser"])
+def test_no_admin_page_shows_a_stored_secret(
+    who: str, request: pytest.FixtureRequest, secrets_stored: list[str]
+) -> None:
+    """Every changelist and every change page (read-only for the viewer)."""
+    client = client_of(request.getfixturevalue(who))
+    leaked = []
+    for model in registered():
+        pages = [changelist(model)]
+        pages += [
+            reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[pk])
+            for pk in model._default_manager.values_list("pk", flat=True)[:20]
+        ]
+        for url in pages:
+            response = client.get(url)
+            assert response.status_code in (200, 302), (url, response.status_code)
+            page = html.unescape(response.content.decode())
+            leaked.extend((url, value) for value in secrets_stored if value in page)
+    assert not leaked
