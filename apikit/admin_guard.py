@@ -1,6 +1,7 @@
 """The admin mixin every registered admin uses: no filter, search, sort, list column, filter
-choice or change-page field reads a secret field (apikit.secret_fields). A refused filter is
-Django's own 400 (DisallowedModelAdminLookup), never an answer filtered by it."""
+choice or change-page field reads a secret field (apikit.secret_fields), and an e-mail
+address is for superusers only. A refused filter is Django's own 400
+(DisallowedModelAdminLookup), never an answer filtered by it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The fields no admin page may filter, search, sort, list or show, named once.
+"""The fields no admin page may filter, search, sort, list or show, named once (and e-mail
+addresses, which only superusers may).
 
 A filter is an oracle: `?seed__startswith=a` answers "is the seed's first character a?", so a
 value shown nowhere can still be read a character at a time. A path reaches a field through
@@ -32,6 +33,12 @@ SECRET: Mapping[str, frozenset[str]] = {
 # password): it stays on the form, while filtering by the hash is refused like any secret.
 SHOWN_MASKED: Mapping[str, frozenset[str]] = {"auth.user": frozenset({"password"})}
 
+# Players' e-mail addresses: superusers only.
+SUPERUSER_ONLY: Mapping[str, frozenset[str]] = {
+    "auth.user": frozenset({"email"}),
+    "accounts.verifiedemail": frozenset({"email"}),
+}
+
 AnyUser = AbstractBaseUser | AnonymousUser
 
 
@@ -41,7 +48,10 @@ def _label(model: type[Model]) -> str:
 
 def refused(model: type[Model], name: str, user: AnyUser) -> bool:
     """Whether `user` may not see or filter by the field `name` of `model` itself."""
-    return name in SECRET.get(_label(model), ())
+    label = _label(model)
+    if name in SECRET.get(label, ()):
+        return True
+    return name in SUPERUSER_ONLY.get(label, ()) and not getattr(user, "is_superuser", False)
 
 
 def reaches_refused(model: type[Model], path: str, user: AnyUser) -> bool:

@@ -214,7 +214,8 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class PlayerAdmin(SecretFieldsAdmin, UserAdmin):  # type: ignore[type-arg]
-    """Django's user admin, plus suspending, banning and lifting from the list."""
+    """Django's user admin, plus suspending, banning and lifting from the list. Addresses
+    (the e-mail column, search and field) are for superusers only (SecretFieldsAdmin)."""
 
     actions = ["suspend_for_a_day", "suspend_for_a_week", "ban", "lift"]
     list_display = ("username", "email", "date_joined", "is_staff", "suspension")
