@@ -20,6 +20,11 @@ def deleted_name(user: User) -> str:
     return f"deleted-{user.pk}"
 
 
+def is_deleted(user: User) -> bool:
+    """Whether the account was deleted: no other account can have its `deleted-<id>` name."""
+    return user.username == deleted_name(user)
+
+
 def is_retired(username: str) -> bool:
     """Whether sign-up must refuse this name: a deleted account's, or one shaped like the
     names deleted accounts get."""

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
 
+from accounts import retirement
 from accounts import services as accounts_services
 from accounts.models import Suspension
 from core import limits
@@ -162,7 +163,8 @@ def report_create(
 
 
 def report_resolve(*, moderator: User, report: Report, resolution: str) -> None:
-    """Close a report, saying what was done."""
+    """Close a report, saying what was done. A deleted account's message kept as evidence
+    while reports on it were open loses its text with the last of them, as at the deletion."""
     with transaction.atomic():
         report.status = ReportStatus.RESOLVED
         report.resolution = resolution[:200]
@@ -170,3 +172,19 @@ def report_resolve(*, moderator: User, report: Report, resolution: str) -> None:
         report.resolved_by = moderator
         report.save(update_fields=["status", "resolution", "resolved_at", "resolved_by"])
         audit(moderator=moderator, action="resolve report", target=report, reason=resolution)
+        if report.message_id is not None:
+            _evidence_release(report.message_id)
+
+
+def _evidence_release(message_id: int) -> None:
+    messages = ChatMessage.objects.filter(pk=message_id)
+    author_id = messages.values_list("user_id", flat=True).first()
+    if author_id is None:
+        return
+    # The author's row, which the account's deletion locks first: of a deletion and a closing
+    # at once, the later sees the earlier (the report closed, or the account deleted), so the
+    # text never outlives both.
+    author = User.objects.select_for_update(no_key=True).get(pk=author_id)
+    still_open = Report.objects.filter(message_id=message_id, status=ReportStatus.OPEN)
+    if retirement.is_deleted(author) and not still_open.exists():
+        games_services.chat_text_erase(messages=messages)

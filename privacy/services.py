@@ -13,7 +13,7 @@ from accounts import retirement
 from core.errors import Invalid
 from games import services as game_services
 from games.dispatch import dispatch
-from moderation.models import Report
+from moderation.models import Report, ReportStatus
 from notifications.services import notifications_forget
 from tournaments.notify import tournament_changed
 from tournaments.services import entries_withdraw
@@ -22,7 +22,8 @@ from tournaments.services import entries_withdraw
 def account_delete(*, user: User, password: str) -> None:
     """Delete the account, its password proving its owner asks: in one transaction it leaves
     its open tables and resigns its running games (R18), then its identity, tokens, sessions,
-    subscriptions, follows, blocks, invitations and chat text go."""
+    subscriptions, follows, blocks, invitations and chat text go (a message under an open
+    report keeps its text until the report closes: moderation.services.report_resolve)."""
     if not user.has_usable_password() or not user.check_password(password):
         raise Invalid("Wrong password.", fields={"password": ["wrong password"]})
     with transaction.atomic(durable=True):
@@ -30,8 +31,12 @@ def account_delete(*, user: User, password: str) -> None:
         # row) is not blocked by it, so the two never wait on each other.
         User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk").get()
         outcomes = game_services.seats_vacate(user=user)
-        reported = Report.objects.filter(message__user=user).values("message_id")
-        game_services.traces_erase(user=user, reported_messages=reported)
+        reported = Report.objects.filter(message__user=user)
+        game_services.traces_erase(
+            user=user,
+            reported_messages=reported.values("message_id"),
+            evidence=reported.filter(status=ReportStatus.OPEN).values("message_id"),
+        )
         notifications_forget(user=user)
         tournament_ids = entries_withdraw(user=user)
         retirement.account_anonymise(user=user)

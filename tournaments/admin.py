@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from apikit.admin_guard import SecretFieldsAdmin
 from tournaments.models import Entry, Tournament, TournamentTable
 
 
@@ -22,17 +23,17 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TournamentAdmin(SecretFieldsAdmin):
     list_display = ["name", "format", "status", "starts_at", "table_size", "featured"]
     list_filter = ["format", "status", "featured", "visibility"]
     search_fields = ["name", "created_by__username"]
     list_editable = ["featured"]
-    readonly_fields = ["status", "round", "ends_at", "created_by", "invite_code"]
+    readonly_fields = ["status", "round", "ends_at", "created_by"]
     inlines = [EntryInline]
 
 
 @admin.register(TournamentTable)
-class TournamentTableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TournamentTableAdmin(SecretFieldsAdmin):
     list_display = ["tournament", "round", "game", "counted"]
     list_filter = ["counted"]
     readonly_fields = ["tournament", "round", "game", "counted"]

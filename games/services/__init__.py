@@ -6,7 +6,7 @@ runs in one transaction, with the game row locked where it touches a game.
 
 from games.services.away import seat_back, seat_resign
 from games.services.chat import chat_hide, chat_post
-from games.services.departure import seats_vacate, traces_erase
+from games.services.departure import chat_text_erase, seats_vacate, traces_erase
 from games.services.invitations import game_invite
 from games.services.moves import (
     bot_step,
@@ -31,6 +31,7 @@ __all__ = [
     "bot_step",
     "chat_hide",
     "chat_post",
+    "chat_text_erase",
     "game_abort",
     "game_create",
     "game_invite",

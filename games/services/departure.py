@@ -1,5 +1,6 @@
 """A player whose account is deleted leaves every table: R18's resignation where a game runs,
-a plain leave where it has not started; their chat text and invitations go."""
+a plain leave where it has not started; their chat text (but evidence under an open report,
+until it closes) and invitations go."""
 
 from __future__ import annotations
 
@@ -40,12 +41,18 @@ def seats_vacate(*, user: User) -> list[Outcome]:
     return outcomes
 
 
-def traces_erase(*, user: User, reported_messages: QuerySet[Any]) -> None:
+def traces_erase(*, user: User, reported_messages: QuerySet[Any], evidence: QuerySet[Any]) -> None:
     """In the caller's transaction: the user's chat messages are deleted, those a report
-    points at (`reported_messages`, a query of message ids) kept with their text blanked;
+    points at (`reported_messages`, a query of message ids) kept with their text blanked but
+    for `evidence` (those an open report points at), whose text stays until chat_text_erase;
     invitations to or from them are withdrawn."""
     mine = ChatMessage.objects.filter(user=user)
     mine.exclude(pk__in=reported_messages).delete()
-    mine.update(text="", preset="")
+    chat_text_erase(messages=mine.exclude(pk__in=evidence))
     Invitation.objects.filter(user=user).delete()
     Invitation.objects.filter(sender=user).delete()
+
+
+def chat_text_erase(*, messages: QuerySet[ChatMessage]) -> None:
+    """Blank the text of a deleted account's messages (the rows stay for the reports)."""
+    messages.update(text="", preset="")

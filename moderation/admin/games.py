@@ -9,6 +9,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
+from apikit.admin_guard import SecretFieldsAdmin
 from games import selectors
 from games.models import ChatMessage, Event, Game, GameStatus, Seat
 from league import selectors as league_selectors
@@ -85,7 +86,7 @@ class WithBotsFilter(admin.SimpleListFilter):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class GameAdmin(SecretFieldsAdmin):
     list_display = (
         "id",
         "status",
@@ -119,7 +120,6 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "to_act",
         "deadline",
     )
-    exclude = ("seed", "state")  # the seed stays secret while a game runs
     inlines = [SeatInline, EventInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
@@ -170,7 +170,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ChatMessageAdmin(SecretFieldsAdmin):
     list_display = ("id", "game", "user", "text", "created_at", "hidden")
     list_filter = ("hidden", "created_at")
     search_fields = ("text", "user__username")
@@ -209,7 +209,7 @@ class ChatMessageAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class SeatAdmin(SecretFieldsAdmin):
     list_display = ("game", "number", "user", "bot_kind", "final_score", "place")
     list_select_related = ("game", "user")
     search_fields = ("user__username",)

@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from accounts.models import Suspension
+from apikit.admin_guard import SecretFieldsAdmin
 from core.errors import Refusal
 from moderation import services as moderation
 from moderation.admin.actions import moderator_of, with_reason
@@ -46,7 +47,7 @@ class SuspensionForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Suspension)
-class SuspensionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class SuspensionAdmin(SecretFieldsAdmin):
     list_display = ("user", "banned", "until", "reason", "created_by", "created_at")
     list_filter = ("banned",)
     search_fields = ("user__username", "reason")
@@ -94,7 +95,7 @@ class SuspensionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReportAdmin(SecretFieldsAdmin):
     list_display = ("id", "status", "reported", "reporter", "short_reason", "message", "created_at")
     list_filter = ("status", "created_at")
     search_fields = ("reported__username", "reporter__username", "reason")
@@ -182,7 +183,7 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(AuditLog)
-class AuditLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AuditLogAdmin(SecretFieldsAdmin):
     """Read-only: the record of every moderator action can be read, never changed or deleted."""
 
     list_display = ("created_at", "moderator", "action", "target", "reason")
@@ -212,8 +213,9 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
-    """Django's user admin, plus suspending, banning and lifting from the list."""
+class PlayerAdmin(SecretFieldsAdmin, UserAdmin):  # type: ignore[type-arg]
+    """Django's user admin, plus suspending, banning and lifting from the list. Addresses
+    (the e-mail column, search and field) are for superusers only (SecretFieldsAdmin)."""
 
     actions = ["suspend_for_a_day", "suspend_for_a_week", "ban", "lift"]
     list_display = ("username", "email", "date_joined", "is_staff", "suspension")

@@ -95,9 +95,10 @@ def test_the_persons_data_is_gone_and_the_moderators_records_stay(world: World) 
     assert not Device.objects.filter(user=user).exists()
     assert not NotificationSettings.objects.filter(user=user).exists()
     assert not Invitation.objects.filter(sender=user).exists()
-    # The chat text is gone; the line a report points at stays, blank, for the moderators.
+    # The chat text is gone; the line an open report points at stays as it was, for the
+    # moderators, until the report is closed (tests/accounts/test_deletion_evidence.py).
     assert list(ChatMessage.objects.filter(user=user).values_list("pk", "text")) == [
-        (world.my_message, "")
+        (world.my_message, "good luck, mara speaking")
     ]
     assert ChatMessage.objects.get(pk=world.anas_message).text == "ana says hello"
     report = Report.objects.get(reported=user)

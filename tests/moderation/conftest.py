@@ -4,6 +4,7 @@ test clients, players signed up through the API, running tables, and recorded pu
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -89,3 +90,9 @@ def _in_memory_channel_layer(settings: Any) -> None:
     # A fresh layer per test (changing the setting drops the cached one): pushes stay in this
     # process and nothing is left over from another test's event loop.
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@pytest.fixture
+def refusals_unlogged(caplog: pytest.LogCaptureFixture) -> None:
+    """Django logs each refused admin filter with its traceback; tests here send hundreds."""
+    caplog.set_level(logging.CRITICAL, logger="django.security")
