@@ -55,3 +55,12 @@ USERNAME_MIN_LENGTH: Final = 2
 USERNAME_MAX_LENGTH: Final = 30
 
 JSON_MAX_DEPTH: Final = 32  # nesting of arrays and objects in a request body or socket message
+
+# The longest socket message the contract has is a chat message of CHAT_MAX_LENGTH characters,
+# each an emoji written as ASCII JSON ("\\ud83d\\ude00", 12 characters), in an envelope
+# ("type", a preset's key, a move's fields and "seq"). A longer frame is refused unread.
+JSON_CHARACTER_MAX_LENGTH: Final = 12
+SOCKET_ENVELOPE_MAX_LENGTH: Final = 1024
+SOCKET_MESSAGE_MAX_LENGTH: Final = (
+    CHAT_MAX_LENGTH * JSON_CHARACTER_MAX_LENGTH + SOCKET_ENVELOPE_MAX_LENGTH
+)  # characters of a text frame, bytes of a binary one

@@ -23,7 +23,7 @@ from accounts.authentication import session_user_id
 from accounts.standing import is_suspended, is_suspended_id
 from apikit import throttles
 from apikit.unavailable import refusal_or_unavailable
-from core import fastjson, logcontext
+from core import fastjson, limits, logcontext
 from core.errors import Error, NotAPlayer, error_body
 from core.text import json_problem
 from games import chat_presets, metrics, presence, push, selectors, services, socket_quota
@@ -136,6 +136,34 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.quota is not None:
             self.quota.heard(message)
 
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Every socket's frames, read the one way: a frame no message of the contract can be
+        gets an `error`, and the socket stays open; the others go to receive_json."""
+        content, problem = read_frame(text_data, bytes_data)
+        if problem is not None:
+            await self._send_error(error_body("invalid", problem))
+            return
+        await self.receive_json(content)
+
+    async def _send_error(self, body: Error) -> None:
+        error: push.ErrorSocketMessage = {"type": "error", "error": body["error"]}
+        await self.send_json(error)
+
+
+def read_frame(text: str | None, data: bytes | None) -> tuple[Any, str | None]:
+    """A frame's JSON value, or why it is refused. Its length is checked before it is parsed:
+    none of the contract's messages is longer than SOCKET_MESSAGE_MAX_LENGTH."""
+    frame = text if text is not None else data or b""
+    if len(frame) > limits.SOCKET_MESSAGE_MAX_LENGTH:
+        return None, f"A message is at most {limits.SOCKET_MESSAGE_MAX_LENGTH} characters long."
+    try:
+        content = json.loads(frame)
+    except ValueError:  # UnicodeDecodeError is a ValueError
+        return None, "Messages are JSON objects."
+    except RecursionError:
+        return None, "JSON is nested too deep."
+    return content, json_problem(content)
+
 
 _throttle_hit = sync_to_async(throttles.hit, thread_sensitive=False)
 
@@ -188,21 +216,6 @@ class GameConsumer(FastJsonConsumer):
         await self._send_view()
         if not self.seated:
             self.watching = await presence.Watching(self.game_id).start()
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        try:
-            content = json.loads(text_data or bytes_data or b"")
-        except ValueError:  # UnicodeDecodeError is a ValueError
-            await self._send_error(error_body("invalid", "Messages are JSON objects."))
-            return
-        except RecursionError:
-            await self._send_error(error_body("invalid", "JSON is nested too deep."))
-            return
-        problem = json_problem(content)
-        if problem is not None:
-            await self._send_error(error_body("invalid", problem))
-            return
-        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if throttles.enabled():
@@ -289,9 +302,6 @@ class GameConsumer(FastJsonConsumer):
         self.seq, self.seated = max(self.seq, view["seq"]), view["you"] is not None
         await self._send({"type": "state", "state": view, "events": []})
 
-    async def _send_error(self, body: Error) -> None:
-        await self._send({"type": "error", "error": body["error"]})
-
     async def _send(self, message: push.SocketMessage) -> None:
         await self.send_json(message)
 
@@ -327,7 +337,7 @@ class MeConsumer(FastJsonConsumer):
         await self._join_and_accept((push.me_group(user.pk), push.user_group(user.pk)))
         await self._count_socket(user.pk)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
         return None  # nothing to ask: the client fetches its lists over REST
 
     async def me_turn(self, message: push.TurnMessage) -> None:

@@ -7,10 +7,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-
 from core.errors import InviteRequired, NotFound
+from games.consumers import FastJsonConsumer, in_db
 from games.push import Notice
 from tournaments import selectors
 from tournaments.notify import tournament_group
@@ -20,10 +18,10 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 
 
-class TournamentConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class TournamentConsumer(FastJsonConsumer):
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        query = parse_qs(self.scope.get("query_string", b"").decode())
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
         invite = (query.get("invite") or [None])[0]
         try:
             view = await self._admit(invite)
@@ -33,15 +31,9 @@ class TournamentConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         except InviteRequired:
             await self.close(CLOSE_FORBIDDEN)
             return
-        await self.channel_layer.group_add(tournament_group(self.tournament_id), self.channel_name)
-        await self.accept()
+        await self._join_and_accept((tournament_group(self.tournament_id),))
         message: TournamentSocketMessage = {"type": "tournament", "tournament": view}
         await self.send_json(message)
-
-    async def disconnect(self, code: int) -> None:
-        if hasattr(self, "tournament_id"):
-            group = tournament_group(self.tournament_id)
-            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         return None  # the tournament's sockets only listen
@@ -52,13 +44,13 @@ class TournamentConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _admit(self, invite: str | None) -> TournamentView:
         """The view, once the socket's user may see the tournament (ensure_visible)."""
-        view: TournamentView = await database_sync_to_async(_view_for)(
+        view: TournamentView = await in_db(_view_for)(
             self.tournament_id, self.scope["user"], invite
         )
         return view
 
     async def _view(self) -> TournamentView:
-        view: TournamentView = await database_sync_to_async(_view_for)(
+        view: TournamentView = await in_db(_view_for)(
             self.tournament_id, self.scope["user"], None, admitted=True
         )
         return view
