@@ -106,18 +106,21 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             quota, self.quota = self.quota, None
             await socket_quota.stop(quota)
 
-    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
-        await super().accept(subprotocol, headers)
-        if not self.counted:
-            self.counted = True
-            metrics.open_sockets.inc()
-
     async def _join_and_accept(self, groups: tuple[str, ...]) -> None:
         """Join these groups of the channel layer, then accept the socket."""
         self.joined = groups
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        self.counted = True
+        metrics.open_sockets.inc()
+
+    async def refuse(self, code: int) -> None:
+        """Accept the socket, then close it with `code` (API.md's close codes): a server whose
+        application closes before accepting refuses the handshake with HTTP 403, and no client
+        would learn why."""
+        await self.accept()
+        await self.close(code=code)
 
     async def _count_socket(self, user_id: int) -> None:
         """Count this accepted socket among its user's (MAX_SOCKETS_PER_USER)."""
@@ -191,11 +194,8 @@ class GameConsumer(FastJsonConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         logcontext.game_id.set(self.game_id)  # on every log line of this socket
         found, playing, allowed = await in_db(_game_standing)(self.game_id, user)
-        if not found:
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        if not allowed:
-            await self.close(code=CLOSE_NOT_ALLOWED)
+        if not found or not allowed:
+            await self.refuse(CLOSE_NOT_ALLOWED if found else CLOSE_NOT_FOUND)
             return
         # Group membership expires after a day in channels_redis: join again on every connect.
         # A player of a running game (whose seats no longer change) has only their own view
@@ -394,16 +394,16 @@ async def _tell_presence(user_id: int) -> None:
         log.warning("presence of user %s not told: %r", user_id, error)
 
 
-async def _refused(consumer: AsyncJsonWebsocketConsumer, *, signed_out: bool = False) -> bool:
-    """Close the socket of a suspended (4403) or, unless `signed_out` may watch, a signed-out
+async def _refused(consumer: FastJsonConsumer, *, signed_out: bool = False) -> bool:
+    """Refuse the socket of a suspended (4403) or, unless `signed_out` may watch, a signed-out
     (4401) user; True if it was."""
     if await in_db(_is_suspended_socket)(consumer.scope):
-        await consumer.close(code=CLOSE_SUSPENDED)
+        await consumer.refuse(CLOSE_SUSPENDED)
         return True
     user = consumer.scope.get("user")
     refused = consumer.scope.get("token_refused") or not signed_out
     if user is None or (not user.is_authenticated and refused):
-        await consumer.close(code=CLOSE_UNAUTHENTICATED)
+        await consumer.refuse(CLOSE_UNAUTHENTICATED)
         return True
     return False
 

@@ -8,14 +8,11 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from core.errors import InviteRequired, NotFound
-from games.consumers import FastJsonConsumer, in_db
+from games.consumers import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND, FastJsonConsumer, in_db
 from games.push import Notice
 from tournaments import selectors
 from tournaments.notify import tournament_group
 from tournaments.selectors import AnyUser, TournamentSocketMessage, TournamentView
-
-CLOSE_NOT_FOUND = 4404
-CLOSE_FORBIDDEN = 4403
 
 
 class TournamentConsumer(FastJsonConsumer):
@@ -26,10 +23,10 @@ class TournamentConsumer(FastJsonConsumer):
         try:
             view = await self._admit(invite)
         except NotFound:
-            await self.close(CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         except InviteRequired:
-            await self.close(CLOSE_FORBIDDEN)
+            await self.refuse(CLOSE_NOT_ALLOWED)
             return
         await self._join_and_accept((tournament_group(self.tournament_id),))
         message: TournamentSocketMessage = {"type": "tournament", "tournament": view}

@@ -14,10 +14,7 @@ downloads a browser.
 from __future__ import annotations
 
 import os
-import re
-import shlex
 import socket
-import string
 import subprocess
 import sys
 import time
@@ -33,7 +30,7 @@ from celery import Celery
 
 from tests.conftest import REQUIRE_SERVICES
 from tests.e2e.helpers import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, ROOT
-from tests.processes import end
+from tests.processes import end, procfile
 
 STARTUP_SECONDS = 90  # a loaded CI machine imports Django in three processes at once
 # One worker for all the queues the Procfile splits over three (its review worker, at the
@@ -74,14 +71,6 @@ def _free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
-
-
-def procfile(env: dict[str, str]) -> dict[str, list[str]]:
-    """The Procfile's commands, as honcho runs them for `make run` ($WEB_PORT from `env`)."""
-    entries = re.findall(r"^([\w-]+):\s*(.+)$", (ROOT / "Procfile").read_text(), re.MULTILINE)
-    return {
-        name: shlex.split(string.Template(command).substitute(env)) for name, command in entries
-    }
 
 
 def _with_option(argv: list[str], option: str, value: str) -> list[str]:

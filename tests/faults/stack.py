@@ -1,7 +1,8 @@
-"""The site as real processes for fault tests: Daphne on a free port, and a Celery worker and
-beat when there is a Redis, all against a private PostgreSQL (tests/faults/postgres.py). The
-test talks to them over HTTP and websockets only, kills them with SIGKILL and starts them again,
-and audits the database afterwards in a process of its own."""
+"""The site as real processes for fault tests: Daphne (or uvicorn, as the Procfile runs it) on a
+free port, and a Celery worker and beat when there is a Redis, all against a private PostgreSQL
+(tests/faults/postgres.py) or a SQLite file. The test talks to them over HTTP and websockets
+only, kills them with SIGKILL and starts them again, and audits the database afterwards in a
+process of its own."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from tests.processes import end
+from tests.processes import end, procfile
 
 ROOT = Path(settings.BASE_DIR)
 BIN = Path(sys.executable).parent
@@ -106,6 +107,7 @@ class Stack:
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     settings_module: str = "wizardsite.settings"
     extra_env: dict[str, str] = field(default_factory=dict)
+    server: str = "daphne"  # or "uvicorn": the Procfile's own web command
 
     @property
     def env(self) -> dict[str, str]:
@@ -148,14 +150,7 @@ class Stack:
         celery = [str(BIN / "celery"), "-A", "wizardsite"]
         quiet = ["--loglevel", "WARNING", "--without-gossip", "--without-mingle"]
         return {
-            "web": [
-                str(BIN / "daphne"),
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "wizardsite.asgi:application",
-            ],
+            "web": self._web_argv(),
             # As the Procfiles run them: the default queue (bots, the timer), and the notices'.
             "worker": [
                 *celery,
@@ -193,6 +188,19 @@ class Stack:
             ],
         }[name]
 
+    def _web_argv(self) -> list[str]:
+        if self.server == "uvicorn":
+            program, *options = procfile({"WEB_PORT": str(self.port)})["web"]
+            return [str(BIN / program), *options]
+        return [
+            str(BIN / "daphne"),
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(self.port),
+            "wizardsite.asgi:application",
+        ]
+
     def start(self, name: str) -> None:
         log = (self.folder / f"{name}.log").open("ab")
         self.processes[name] = subprocess.Popen(
@@ -211,13 +219,13 @@ class Stack:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.processes["web"].poll() is not None:
-                pytest.fail(f"daphne exited:\n{self.logs()}")
+                pytest.fail(f"the web server exited:\n{self.logs()}")
             try:
                 with urllib.request.urlopen(self.base + "/rules/", timeout=2):
                     return
             except (urllib.error.URLError, OSError):
                 time.sleep(0.1)
-        pytest.fail(f"daphne did not answer:\n{self.logs()}")
+        pytest.fail(f"the web server did not answer:\n{self.logs()}")
 
     def logs(self) -> str:
         return "\n".join(

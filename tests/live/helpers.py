@@ -119,10 +119,22 @@ class Sockets:
         self, game_id: int, *, token: str | None = None, headers: list[tuple[bytes, bytes]] = ()
     ) -> int:
         """The close code of a connection the server must refuse."""
-        communicator, connected, detail = await self.attempt(game_id, token=token, headers=headers)
-        assert not connected, "the connection was accepted"
-        assert await communicator.receive_nothing(QUIET), "a refused socket was sent data"
-        code: int = detail
+        path = f"/ws/games/{game_id}/" + (f"?token={token}" if token is not None else "")
+        return await self.refusal(path, headers=headers)
+
+    async def refusal(self, path: str, *, headers: list[tuple[bytes, bytes]] = ()) -> int:
+        """The code a socket the server refuses is closed with: accepted first (a server that
+        is refused the handshake answers HTTP 403, and a real client sees no code), then
+        closed before it is sent anything."""
+        communicator = WebsocketCommunicator(
+            application, path, headers=[(b"host", b"testserver"), *headers]
+        )
+        self.communicators.append(communicator)
+        connected, detail = await communicator.connect(timeout=WAIT)
+        assert connected, f"the handshake was refused ({detail}): no client would see a code"
+        closed = await communicator.receive_output(WAIT)
+        assert closed["type"] == "websocket.close", f"a refused socket was sent {closed}"
+        code: int = closed["code"]
         return code
 
     async def me(self, token: str) -> Socket:

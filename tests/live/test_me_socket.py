@@ -102,13 +102,12 @@ async def test_joining_and_leaving_a_table_changes_ones_list_of_games(sockets: S
 
 async def test_me_sockets_follow_the_game_sockets_rules_of_sign_in(sockets: Sockets) -> None:
     (player,) = await db(new_players, 1)
-    _, connected, code = await me_socket(sockets)
-    assert not connected and code == 4401
+    assert await sockets.refusal("/ws/me/") == 4401
     cookie = await db(session_cookie, player)
     signed_in = [(b"cookie", cookie), (b"origin", ALLOWED_ORIGIN)]
     assert (await me_socket(sockets, headers=signed_in))[1]
     foreign = [(b"cookie", cookie), (b"origin", b"http://evil.example")]
-    assert not (await me_socket(sockets, headers=foreign))[1]
+    assert await sockets.refusal("/ws/me/", headers=foreign) == 4403
 
 
 async def test_back_on_the_game_socket_ends_being_away_and_sends_the_view(

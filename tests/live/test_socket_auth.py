@@ -72,11 +72,12 @@ async def test_a_foreign_origin_is_refused_even_with_valid_credentials(sockets: 
         game_id, headers=[(b"cookie", cookie), (b"origin", ALLOWED_ORIGIN)]
     )
     assert (await allowed.state())["you"] == 0
-    await sockets.refused(game_id, headers=[(b"cookie", cookie), (b"origin", FOREIGN_ORIGIN)])
-    await sockets.refused(game_id, token=people[0].token, headers=[(b"origin", FOREIGN_ORIGIN)])
-    await sockets.refused(
-        game_id, headers=[(b"cookie", cookie), (b"origin", b"http://testserver.evil.example")]
-    )
+    foreign = [(b"cookie", cookie), (b"origin", FOREIGN_ORIGIN)]
+    assert await sockets.refused(game_id, headers=foreign) == 4403
+    origin_only = [(b"origin", FOREIGN_ORIGIN)]
+    assert await sockets.refused(game_id, token=people[0].token, headers=origin_only) == 4403
+    lookalike = [(b"cookie", cookie), (b"origin", b"http://testserver.evil.example")]
+    assert await sockets.refused(game_id, headers=lookalike) == 4403
 
 
 async def test_a_page_on_another_port_of_the_same_host_is_refused(
@@ -86,8 +87,8 @@ async def test_a_page_on_another_port_of_the_same_host_is_refused(
     cookie = await db(session_cookie, people[0])
     other_port = [(b"cookie", cookie), (b"origin", b"http://testserver:6666")]
     other_scheme = [(b"cookie", cookie), (b"origin", b"https://testserver")]
-    await sockets.refused(game_id, headers=other_port)
-    await sockets.refused(game_id, headers=other_scheme)
+    assert await sockets.refused(game_id, headers=other_port) == 4403
+    assert await sockets.refused(game_id, headers=other_scheme) == 4403
 
     # An origin the site trusts explicitly (e.g. behind a TLS proxy) is let in.
     settings.CSRF_TRUSTED_ORIGINS = ["http://testserver:6666"]

@@ -52,12 +52,10 @@ async def test_the_socket_sends_the_view_then_every_change_and_seating_reaches_w
 async def test_a_private_tournament_socket_needs_its_code(sockets: Sockets) -> None:
     (host,) = await db(new_players, 1)
     created = await db(create_tournament, host, visibility="private")
-    _, connected, code = await tournament_socket(sockets, created["id"])
-    assert not connected and code == 4403
+    assert await sockets.refusal(f"/ws/tournaments/{created['id']}/") == 4403
     socket, connected, _ = await tournament_socket(
         sockets, created["id"], f"?invite={created['invite']}"
     )
     assert connected
     assert (await socket.message())["tournament"]["invite"] is None  # a stranger's view
-    _, connected, code = await tournament_socket(sockets, 999999)
-    assert not connected and code == 4404
+    assert await sockets.refusal("/ws/tournaments/999999/") == 4404

@@ -169,8 +169,7 @@ async def test_a_table_closed_to_spectators_refuses_their_sockets_with_4403(
     private = (await db(create_game, people[0], seats=3, visibility="private"))["id"]
     for game_id in (players_only, private):
         for token in (None, stranger.token):
-            _communicator, connected, code = await sockets.attempt(game_id, token=token)
-            assert not connected and code == 4403, (game_id, token, code)
+            assert await sockets.refused(game_id, token=token) == 4403, (game_id, token)
     seat = await sockets.open(players_only, token=people[0].token)
     assert (await seat.state())["you"] == 0
 

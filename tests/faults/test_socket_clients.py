@@ -1,0 +1,102 @@
+"""The sockets as a real client meets them: a websocket client against uvicorn, run as the
+Procfile runs it (`make run`), on a SQLite file. A refused socket is accepted and then closed
+with the contract's code (4401 signed out, 4403 not allowed, 4404 no such game or tournament),
+since a server refused the handshake answers HTTP 403 and no client ever sees the code."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from tests.faults.stack import Person, Stack, register
+
+WAIT = 10.0  # seconds for an answer from the local server
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    folder = tmp_path_factory.mktemp("socket-clients")
+    running = Stack(
+        database_url=f"sqlite:///{folder / 'db.sqlite3'}",
+        redis_url="",
+        folder=folder,
+        server="uvicorn",
+    )
+    try:
+        running.migrate()
+        running.start("web")
+        yield running
+    finally:
+        running.stop_all()
+
+
+@pytest.fixture(scope="module")
+def people(site: Stack) -> list[Person]:
+    return [register(site, name) for name in ("host", "stranger")]
+
+
+def url(site: Stack, path: str, token: str | None = None) -> str:
+    return f"ws://127.0.0.1:{site.port}{path}" + (f"?token={token}" if token else "")
+
+
+def opened(address: str, **options: Any) -> ClientConnection:
+    return connect(address, open_timeout=WAIT, close_timeout=WAIT, **options)
+
+
+def close_code(address: str, **options: Any) -> int:
+    """The code the server closes this socket with, before it sends anything."""
+    with opened(address, **options) as socket, pytest.raises(ConnectionClosed) as closed:
+        sent = socket.recv(timeout=WAIT)
+        pytest.fail(f"the socket was sent {sent!r}")
+    assert closed.value.rcvd is not None, "closed without a code"
+    return closed.value.rcvd.code
+
+
+def first_message(address: str, **options: Any) -> dict[str, Any]:
+    with opened(address, **options) as socket:
+        message: dict[str, Any] = json.loads(socket.recv(timeout=WAIT))
+        return message
+
+
+def created(site: Stack, path: str, body: dict[str, Any], token: str) -> int:
+    answer = site.api(path, "POST", body, token)
+    assert answer.status == 201, answer.body
+    found: int = answer.body["id"]
+    return found
+
+
+def test_every_refusal_reaches_a_real_client_as_its_close_code(
+    site: Stack, people: list[Person]
+) -> None:
+    host, stranger = people
+    players_only = created(site, "/games/", {"seats": 3, "spectators": "players"}, host.token)
+    starts_at = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    tournament = {"name": "Closed", "format": "swiss", "rounds": 3, "starts_at": starts_at}
+    private = created(site, "/tournaments/", {**tournament, "visibility": "private"}, host.token)
+    game = f"/ws/games/{players_only}/"
+
+    assert close_code(url(site, game, "not-a-token")) == 4401
+    assert close_code(url(site, "/ws/me/")) == 4401
+    assert close_code(url(site, game, stranger.token)) == 4403
+    assert close_code(url(site, game)) == 4403
+    assert close_code(url(site, f"/ws/tournaments/{private}/", stranger.token)) == 4403
+    assert close_code(url(site, "/ws/games/999999/", host.token)) == 4404
+    assert close_code(url(site, "/ws/tournaments/999999/")) == 4404
+    # A page of another site rides on no credentials: closed before anything is read.
+    foreign = {"origin": "http://evil.example"}
+    assert close_code(url(site, game, host.token), **foreign) == 4403
+    assert close_code(url(site, "/ws/lobby/"), **foreign) == 4403
+
+    # The same doors open to those they admit.
+    assert first_message(url(site, game, host.token))["state"]["you"] == 0
+    own_origin = {"origin": site.base}
+    assert first_message(url(site, game, host.token), **own_origin)["type"] == "state"
+    assert first_message(url(site, f"/ws/tournaments/{private}/", host.token))["type"] == (
+        "tournament"
+    )
