@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 
 import psycopg
 
+from core import limits
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / ".venv" / "bin" if (ROOT / ".venv" / "bin").is_dir() else Path(sys.executable).parent
 HOST = "127.0.0.1"
@@ -74,8 +76,19 @@ def parse_server(text: str) -> tuple[str, int]:
 
 
 def web_command(server: str, workers: int, port: int) -> list[str]:
+    """The web server as the Procfiles run it, with their bound on a socket message's size."""
+    most = str(limits.SOCKET_SERVER_MAX_BYTES)
     if server == "daphne":
-        return [str(BIN / "daphne"), "-b", HOST, "-p", str(port), "wizardsite.asgi:application"]
+        return [
+            str(BIN / "daphne"),
+            "-b",
+            HOST,
+            "-p",
+            str(port),
+            "--websocket-max-message-size",
+            most,
+            "wizardsite.asgi:application",
+        ]
     return [
         str(BIN / "python"),
         "-m",
@@ -91,6 +104,8 @@ def web_command(server: str, workers: int, port: int) -> list[str]:
         "warning",
         "--no-access-log",
         "--no-proxy-headers",  # as the Procfiles: the site decides the client's address
+        "--ws-max-size",
+        most,
     ]
 
 

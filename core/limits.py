@@ -64,3 +64,7 @@ SOCKET_ENVELOPE_MAX_LENGTH: Final = 1024
 SOCKET_MESSAGE_MAX_LENGTH: Final = (
     CHAT_MAX_LENGTH * JSON_CHARACTER_MAX_LENGTH + SOCKET_ENVELOPE_MAX_LENGTH
 )  # characters of a text frame, bytes of a binary one
+# The web server itself closes a socket (1009) that sends a message of more bytes than this,
+# before the application reads it (uvicorn's --ws-max-size in the Procfiles; 16 MiB unless
+# told): room for any frame the application answers, each character in 4 bytes of UTF-8.
+SOCKET_SERVER_MAX_BYTES: Final = 64 * 1024

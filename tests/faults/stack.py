@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from core import limits
 from tests.processes import end, procfile
 
 ROOT = Path(settings.BASE_DIR)
@@ -198,6 +199,8 @@ class Stack:
             "127.0.0.1",
             "-p",
             str(self.port),
+            "--websocket-max-message-size",
+            str(limits.SOCKET_SERVER_MAX_BYTES),
             "wizardsite.asgi:application",
         ]
 

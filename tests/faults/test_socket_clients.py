@@ -14,6 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from core import limits
 from tests.faults.stack import Person, Stack, register
 
 WAIT = 10.0  # seconds for an answer from the local server
@@ -64,6 +65,14 @@ def first_message(address: str, **options: Any) -> dict[str, Any]:
         return message
 
 
+def next_of(socket: ClientConnection, kind: str) -> dict[str, Any]:
+    """The next message of this type (views that say who came online may come first)."""
+    while (message := json.loads(socket.recv(timeout=WAIT)))["type"] != kind:
+        assert message["type"] == "state", message
+    found: dict[str, Any] = message
+    return found
+
+
 def created(site: Stack, path: str, body: dict[str, Any], token: str) -> int:
     answer = site.api(path, "POST", body, token)
     assert answer.status == 201, answer.body
@@ -100,3 +109,24 @@ def test_every_refusal_reaches_a_real_client_as_its_close_code(
     assert first_message(url(site, f"/ws/tournaments/{private}/", host.token))["type"] == (
         "tournament"
     )
+
+
+def test_a_frame_past_the_bound_gets_an_error_and_one_past_the_servers_closes_it_1009(
+    site: Stack, people: list[Person]
+) -> None:
+    """The application refuses a frame longer than any message unread, and the socket serves
+    on; uvicorn (--ws-max-size, as the Procfile runs it) closes a socket whose message is too
+    big even to hold, before the application gets it."""
+    host, _ = people
+    game = created(site, "/games/", {"seats": 3}, host.token)
+    with opened(url(site, f"/ws/games/{game}/", host.token)) as socket:
+        assert next_of(socket, "state")["state"]["you"] == 0
+        socket.send(json.dumps({"type": "sync", "pad": "x" * limits.SOCKET_MESSAGE_MAX_LENGTH}))
+        assert next_of(socket, "error")["error"]["code"] == "invalid"
+        socket.send(json.dumps({"type": "sync"}))
+        assert next_of(socket, "state")["state"]["id"] == game
+
+        socket.send(json.dumps({"type": "chat", "text": "x" * limits.SOCKET_SERVER_MAX_BYTES}))
+        with pytest.raises(ConnectionClosed) as closed:
+            next_of(socket, "error")
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
