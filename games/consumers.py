@@ -76,6 +76,7 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     joined: tuple[str, ...] = ()  # the channel layer's groups it joined
     online: presence.Presence | None = None  # counted as one of the user's open sockets
     watching: presence.Watching | None = None  # counted among a game's spectators
+    from_address: presence.FromAddress | None = None  # signed out: among its address's sockets
     quota: socket_quota.SocketQuota | None = None
     counted = False  # among the open sockets of the metrics
 
@@ -100,9 +101,11 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 metrics.open_sockets.dec()
             online, self.online = self.online, None
             await _absent(online)
-            watching, self.watching = self.watching, None
-            if watching is not None:
-                await watching.stop()
+            counts = (self.watching, self.from_address)
+            self.watching = self.from_address = None
+            for counted in counts:
+                if counted is not None:
+                    await counted.stop()
             quota, self.quota = self.quota, None
             await socket_quota.stop(quota)
 
@@ -114,6 +117,20 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.accept()
         self.counted = True
         metrics.open_sockets.inc()
+
+    async def _within_address_limit(self) -> bool:
+        """Count a signed-out socket among its address's (MAX_ANONYMOUS_SOCKETS_PER_ADDRESS);
+        past the limit it is refused (4429, as a user's sockets past theirs) and False."""
+        most = socket_quota.address_limit()
+        if most is None or self.scope["user"].is_authenticated:
+            return True
+        self.from_address = await presence.FromAddress(_address(self.scope)).start()
+        if (self.from_address.count or 0) <= most:  # the cache failed: let it in
+            return True
+        await self.from_address.stop()
+        self.from_address = None
+        await self.refuse(socket_quota.CLOSE_TOO_MANY_SOCKETS)
+        return False
 
     async def refuse(self, code: int) -> None:
         """Accept the socket, then close it with `code` (API.md's close codes): a server whose
@@ -196,6 +213,8 @@ class GameConsumer(FastJsonConsumer):
         found, playing, allowed = await in_db(_game_standing)(self.game_id, user)
         if not found or not allowed:
             await self.refuse(CLOSE_NOT_ALLOWED if found else CLOSE_NOT_FOUND)
+            return
+        if not await self._within_address_limit():
             return
         # Group membership expires after a day in channels_redis: join again on every connect.
         # A player of a running game (whose seats no longer change) has only their own view
@@ -310,7 +329,8 @@ class LobbyConsumer(FastJsonConsumer):
     """Tells a lobby page that tables changed; the page fetches the list it may see."""
 
     async def connect(self) -> None:
-        await self._join_and_accept((push.LOBBY_GROUP,))
+        if await self._within_address_limit():
+            await self._join_and_accept((push.LOBBY_GROUP,))
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         return None  # the lobby only listens

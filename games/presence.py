@@ -11,8 +11,9 @@ counts its own sockets, so a user with a socket in this process is known to be c
 without asking the cache; for sockets elsewhere, a cache that fails counts as "not
 connected", so a notice is sent rather than lost.
 
-The same counts, by game, say how many sockets watch a table without a seat at it; and the
-moment a user's last socket closed is kept for a day, so a table can say "offline 5 min".
+The same counts, by game, say how many sockets watch a table without a seat at it, and, by
+address, how many signed-out sockets one address holds; and the moment a user's last socket
+closed is kept for a day, so a table can say "offline 5 min".
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Self
 
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
@@ -183,16 +184,17 @@ class Presence:
         return (left is None or left <= 0) and not connected_here(self.user_id)
 
 
-class Watching:
-    """One socket watching a game without a seat at it: counted from `start()` until `stop()`
-    (the players' page shows how many watch)."""
+class Counted:
+    """One socket counted under a key of the shared cache, from `start()` until `stop()`;
+    `count`: the key's count with this socket in it (None when the cache could not say)."""
 
-    def __init__(self, game_id: int) -> None:
-        self.key = _watch_key(game_id)
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self.count: int | None = None
         self._beat: asyncio.Task[None] | None = None
 
-    async def start(self) -> Watching:
-        await _call(_add, self.key)
+    async def start(self) -> Self:
+        self.count = await _call(_add, self.key)
         self._beat = asyncio.create_task(_refreshing(self.key))
         return self
 
@@ -201,3 +203,17 @@ class Watching:
             self._beat.cancel()
             self._beat = None
             await _call(_take, self.key)
+
+
+class Watching(Counted):
+    """One socket watching a game without a seat at it (the players' page shows how many)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(_watch_key(game_id))
+
+
+class FromAddress(Counted):
+    """One signed-out socket among those from its address, whatever it is open to."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(f"sockets-from-{address}")

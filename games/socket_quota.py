@@ -1,5 +1,7 @@
 """At most MAX_SOCKETS_PER_USER open sockets a user (`ws/games/` and `ws/me/` together), across
-every web process: past it, the user's oldest socket closes with CLOSE_TOO_MANY_SOCKETS.
+every web process: past it, the user's oldest socket closes with CLOSE_TOO_MANY_SOCKETS. (Signed
+out, at most MAX_ANONYMOUS_SOCKETS_PER_ADDRESS an address: past it a new one is refused with the
+same code; FastJsonConsumer counts them through games.presence.)
 
 Each socket announces itself on the user's group of the channel layer (Redis in production, so
 every process hears it) when it opens, again every REFRESH_SECONDS while it lives, and once
@@ -24,6 +26,13 @@ log = logging.getLogger(__name__)
 CLOSE_TOO_MANY_SOCKETS = 4429  # HTTP's 429 in the application range of close codes
 REFRESH_SECONDS = 60.0
 EXPIRE_SECONDS = REFRESH_SECONDS * 3
+
+
+def address_limit() -> int | None:
+    """The most signed-out sockets one address may hold (game, lobby and tournament sockets
+    together, counted in the shared cache across processes); None when off."""
+    most = int(settings.MAX_ANONYMOUS_SOCKETS_PER_ADDRESS)
+    return most if most > 0 and settings.RATE_LIMITS_ENABLED else None
 
 
 class SocketAnnounced(TypedDict):

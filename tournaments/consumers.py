@@ -28,6 +28,8 @@ class TournamentConsumer(FastJsonConsumer):
         except InviteRequired:
             await self.refuse(CLOSE_NOT_ALLOWED)
             return
+        if not await self._within_address_limit():
+            return
         await self._join_and_accept((tournament_group(self.tournament_id),))
         message: TournamentSocketMessage = {"type": "tournament", "tournament": view}
         await self.send_json(message)

@@ -6,7 +6,9 @@ since a server refused the handshake answers HTTP 403 and no client ever sees th
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -18,6 +20,7 @@ from core import limits
 from tests.faults.stack import Person, Stack, register
 
 WAIT = 10.0  # seconds for an answer from the local server
+ANONYMOUS_LIMIT = 3  # signed-out sockets from one address (MAX_ANONYMOUS_SOCKETS_PER_ADDRESS)
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +31,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         redis_url="",
         folder=folder,
         server="uvicorn",
+        extra_env={
+            "RATE_LIMITS_ENABLED": "true",
+            "MAX_ANONYMOUS_SOCKETS_PER_ADDRESS": str(ANONYMOUS_LIMIT),
+        },
     )
     try:
         running.migrate()
@@ -66,9 +73,10 @@ def first_message(address: str, **options: Any) -> dict[str, Any]:
 
 
 def next_of(socket: ClientConnection, kind: str) -> dict[str, Any]:
-    """The next message of this type (views that say who came online may come first)."""
+    """The next message of this type (views, as on connect or when someone came online, may
+    come first)."""
     while (message := json.loads(socket.recv(timeout=WAIT)))["type"] != kind:
-        assert message["type"] == "state", message
+        assert message["type"] in ("state", "tournament"), message
     found: dict[str, Any] = message
     return found
 
@@ -80,14 +88,24 @@ def created(site: Stack, path: str, body: dict[str, Any], token: str) -> int:
     return found
 
 
+def tournament(site: Stack, host: Person, **options: Any) -> int:
+    starts_at = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    body = {"name": "Friday", "format": "swiss", "rounds": 3, "starts_at": starts_at, **options}
+    return created(site, "/tournaments/", body, host.token)
+
+
+def serving(socket: ClientConnection) -> bool:
+    """Whether the socket is open and reads frames (a malformed one gets its error)."""
+    socket.send("not json")
+    return next_of(socket, "error")["error"]["code"] == "invalid"
+
+
 def test_every_refusal_reaches_a_real_client_as_its_close_code(
     site: Stack, people: list[Person]
 ) -> None:
     host, stranger = people
     players_only = created(site, "/games/", {"seats": 3, "spectators": "players"}, host.token)
-    starts_at = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
-    tournament = {"name": "Closed", "format": "swiss", "rounds": 3, "starts_at": starts_at}
-    private = created(site, "/tournaments/", {**tournament, "visibility": "private"}, host.token)
+    private = tournament(site, host, visibility="private")
     game = f"/ws/games/{players_only}/"
 
     assert close_code(url(site, game, "not-a-token")) == 4401
@@ -130,3 +148,30 @@ def test_a_frame_past_the_bound_gets_an_error_and_one_past_the_servers_closes_it
         with pytest.raises(ConnectionClosed) as closed:
             next_of(socket, "error")
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_one_address_holds_only_so_many_signed_out_sockets_of_every_kind(
+    site: Stack, people: list[Person]
+) -> None:
+    host, _ = people
+    game = f"/ws/games/{created(site, '/games/', {'seats': 3}, host.token)}/"
+    paths = ["/ws/lobby/", game, f"/ws/tournaments/{tournament(site, host)}/"]
+    assert len(paths) == ANONYMOUS_LIMIT
+    with ExitStack() as held:
+        sockets = [held.enter_context(opened(url(site, path))) for path in paths]
+        assert all(serving(socket) for socket in sockets)
+        for path in paths:
+            assert close_code(url(site, path)) == 4429, path
+        # Signed in, a socket counts among its user's instead.
+        assert first_message(url(site, game, host.token))["type"] == "state"
+        assert all(serving(socket) for socket in sockets)
+    # Closed, they count no more (the server takes each back once it has seen the close).
+    deadline = time.monotonic() + WAIT
+    while True:
+        with opened(url(site, "/ws/lobby/")) as again:
+            try:
+                assert serving(again)
+                break
+            except ConnectionClosed:
+                assert again.close_code == 4429 and time.monotonic() < deadline
+        time.sleep(0.1)

@@ -306,9 +306,12 @@ AXES_ENABLED = RATE_LIMITS_ENABLED
 # What one user may hold at once (off with RATE_LIMITS_ENABLED=false; 0 means no limit): open
 # tables they sit at, games with bots where they are the only person (open or running), and
 # sockets (ws/games/ and ws/me/ together: a new one past the limit closes their oldest, 4429).
+# Signed out, one address holds at most so many game, lobby and tournament sockets together:
+# one more is refused (4429).
 MAX_OPEN_TABLES_PER_USER = env_int("MAX_OPEN_TABLES_PER_USER", 10)
 MAX_BOT_GAMES_PER_USER = env_int("MAX_BOT_GAMES_PER_USER", 3)
 MAX_SOCKETS_PER_USER = env_int("MAX_SOCKETS_PER_USER", 20)
+MAX_ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("MAX_ANONYMOUS_SOCKETS_PER_ADDRESS", 20)
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
