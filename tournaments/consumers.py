@@ -9,9 +9,8 @@ from urllib.parse import parse_qs
 
 from core.errors import InviteRequired, NotFound
 from games.consumers import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND, FastJsonConsumer, in_db
-from games.push import Notice
 from tournaments import selectors
-from tournaments.notify import tournament_group
+from tournaments.notify import TournamentChangedMessage, tournament_group
 from tournaments.selectors import AnyUser, TournamentSocketMessage, TournamentView
 
 
@@ -37,9 +36,12 @@ class TournamentConsumer(FastJsonConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         return None  # the tournament's sockets only listen
 
-    async def tournament_changed(self, notice: Notice) -> None:
-        message: TournamentSocketMessage = {"type": "tournament", "tournament": await self._view()}
-        await self.send_json(message)
+    async def tournament_changed(self, message: TournamentChangedMessage) -> None:
+        """The view after a change, as the push built it: an insider's, or anyone's."""
+        frame = message["insider_frame"]
+        if frame is None or self.scope["user"].pk not in message["insiders"]:
+            frame = message["frame"]
+        await self.send(text_data=frame)
 
     async def _admit(self, invite: str | None) -> TournamentView:
         """The view, once the socket's user may see the tournament (ensure_visible)."""
@@ -48,17 +50,8 @@ class TournamentConsumer(FastJsonConsumer):
         )
         return view
 
-    async def _view(self) -> TournamentView:
-        view: TournamentView = await in_db(_view_for)(
-            self.tournament_id, self.scope["user"], None, admitted=True
-        )
-        return view
 
-
-def _view_for(
-    tournament_id: int, user: AnyUser, invite: str | None, *, admitted: bool = False
-) -> TournamentView:
+def _view_for(tournament_id: int, user: AnyUser, invite: str | None) -> TournamentView:
     tournament = selectors.tournament_get(tournament_id)
-    if not admitted:
-        selectors.ensure_visible(tournament, user, invite)
+    selectors.ensure_visible(tournament, user, invite)
     return selectors.tournament_view(tournament, user)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NamedTuple, TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet
@@ -101,13 +101,28 @@ def ensure_visible(tournament: Tournament, user: AnyUser, invite: str | None) ->
         raise InviteRequired("This tournament is private: open it with its invitation link.")
 
 
+class AudienceViews(NamedTuple):
+    """A tournament's view as anyone sees it and, for a private one, as its insiders do (its
+    creator and players: with its invitation code), and who those are; read once, for every
+    reader."""
+
+    public: TournamentView
+    insiders_view: TournamentView | None  # None: a public tournament, one view for all
+    insiders: frozenset[int]
+
+
 def tournament_view(tournament: Tournament, user: AnyUser) -> TournamentView:
+    views = audience_views(tournament)
+    if views.insiders_view is not None and user.pk in views.insiders:
+        return views.insiders_view
+    return views.public
+
+
+def audience_views(tournament: Tournament) -> AudienceViews:
     entries = list(tournament.entries.select_related("user"))
     tables = list(tournament.tables.select_related("game").prefetch_related("game__seat_set__user"))
-    insider = is_insider(tournament, user)
-    private = tournament.visibility == Visibility.PRIVATE
     players = sum(not entry.withdrawn for entry in entries)
-    return {
+    public: TournamentView = {
         **_summary(tournament, players),
         "rounds": tournament.rounds,
         "minutes": tournament.minutes,
@@ -116,8 +131,12 @@ def tournament_view(tournament: Tournament, user: AnyUser) -> TournamentView:
         "creator": tournament.created_by.username,
         "standings": standings(entries),
         "tables": [table_row(table) for table in tables],
-        "invite": tournament.invite_code if private and insider else None,
+        "invite": None,
     }
+    insiders = frozenset({tournament.created_by_id, *(entry.user_id for entry in entries)})
+    if tournament.visibility != Visibility.PRIVATE:
+        return AudienceViews(public, None, insiders)
+    return AudienceViews(public, {**public, "invite": tournament.invite_code}, insiders)
 
 
 def options_of(tournament: Tournament) -> TournamentOptions:
