@@ -19,7 +19,7 @@ from rest_framework.authtoken.models import Token
 from accounts import selectors, verification
 from accounts.models import Block, Follow, Suspension, VerifiedEmail
 from accounts.retirement import is_retired
-from accounts.signals import block_changed
+from accounts.signals import block_changed, block_made
 from accounts.usernames import username_validator
 from apikit import throttles
 from core import limits
@@ -196,12 +196,14 @@ def unfollow(*, user: User, username: str) -> None:
 
 
 def block(*, user: User, username: str) -> None:
-    """`user` blocks `username`: the follows between them end; again is harmless."""
+    """`user` blocks `username`: the follows between them end, and what the layers above let
+    one do through the other (block_made); again is harmless."""
     other = _other(user, username)
     with transaction.atomic():
         Block.objects.get_or_create(blocker=user, blocked=other)
         Follow.objects.filter(follower=user, followed=other).delete()
         Follow.objects.filter(follower=other, followed=user).delete()
+        block_made.send(sender=User, user_id=user.pk, other_id=other.pk)
         _tell_block(user, other, blocked=True)
 
 

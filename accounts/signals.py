@@ -8,3 +8,7 @@ from django.dispatch import Signal
 # (the other player) and `blocked` (True for a block): the blocker's open table sockets hear
 # that player's chat, or no longer, at once.
 block_changed = Signal()
+
+# Sent inside a block's transaction, with `user_id` (the blocker) and `other_id`: the layers
+# above end in the same commit what a block forbids between the two (their invitations).
+block_made = Signal()

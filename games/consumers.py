@@ -316,6 +316,13 @@ class GameConsumer(FastJsonConsumer):
         else:
             self.muted = self.muted - {message["username"]}
 
+    async def game_access(self, message: push.AccessChangedMessage) -> None:
+        """A block may have ended the invitation or friendship this socket watches through:
+        if its user may no longer watch the table, it closes (4403)."""
+        _found, _playing, allowed = await in_db(_game_standing)(self.game_id, self.scope["user"])
+        if not allowed:
+            await self.close(code=CLOSE_NOT_ALLOWED)
+
     async def _send_view(self) -> None:
         view = await in_db(_view)(self.game_id, self.scope["user"])
         self.seq, self.seated = max(self.seq, view["seq"]), view["you"] is not None
@@ -385,6 +392,9 @@ class MeConsumer(FastJsonConsumer):
 
     async def user_block(self, message: push.BlockChangedMessage) -> None:
         return None  # this socket carries no chat
+
+    async def game_access(self, message: push.AccessChangedMessage) -> None:
+        return None  # this socket watches no table
 
 
 UNKNOWN_TYPE = "'type' is one of {}.".format(

@@ -75,6 +75,13 @@ class BlockChangedMessage(TypedDict):
     blocked: bool
 
 
+class AccessChangedMessage(TypedDict):
+    """To every socket of a user whom a block may have kept from a table they watch: each
+    asks again whether its user may still watch (4403 if not)."""
+
+    type: Literal["game.access"]
+
+
 class TurnMessage(TypedDict):
     type: Literal["me.turn"]
     game: int
@@ -108,6 +115,7 @@ LayerMessage = (
     | GamesChangedMessage
     | InviteMessage
     | BlockChangedMessage
+    | AccessChangedMessage
     | Notice
 )
 

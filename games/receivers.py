@@ -6,8 +6,8 @@ from typing import Any
 
 from django.dispatch import receiver
 
-from accounts.signals import block_changed
-from games import push
+from accounts.signals import block_changed, block_made
+from games import push, services
 
 
 @receiver(block_changed)
@@ -19,3 +19,9 @@ def on_block_changed(*, user_id: int, username: str, blocked: bool, **_: Any) ->
         "blocked": blocked,
     }
     push.send(push.user_group(user_id), message)
+
+
+@receiver(block_made)
+def on_block_made(*, user_id: int, other_id: int, **_: Any) -> None:
+    """In the block's transaction: neither watches or joins through the other's invitation."""
+    services.invitations_between_end(user_id=user_id, other_id=other_id)

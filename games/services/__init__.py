@@ -7,7 +7,7 @@ runs in one transaction, with the game row locked where it touches a game.
 from games.services.away import seat_back, seat_resign
 from games.services.chat import chat_hide, chat_post
 from games.services.departure import chat_text_erase, seats_vacate, traces_erase
-from games.services.invitations import game_invite
+from games.services.invitations import game_invite, invitations_between_end
 from games.services.moves import (
     bot_step,
     move_apply,
@@ -40,6 +40,7 @@ __all__ = [
     "game_rematch",
     "game_void",
     "guided_game_start",
+    "invitations_between_end",
     "move_apply",
     "presence_told",
     "seat_back",

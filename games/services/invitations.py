@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Q
 
 from accounts.selectors import friend_ids
 from core.errors import GameNotActive, NotAFriend, NotAPlayer
@@ -36,3 +38,14 @@ def invite_users(game_id: int, sender: User, user_ids: list[int]) -> None:
     push.send_many([(push.me_group(user_id), invite) for user_id in user_ids])
     for user_id in user_ids:
         game_invited.send(sender=Game, game_id=game_id, user_id=user_id, inviter=sender.username)
+
+
+def invitations_between_end(*, user_id: int, other_id: int) -> None:
+    """In a block's transaction: the invitations between the two end, whoever sent them; after
+    the commit every game socket of either asks again whether its user may still watch (the
+    block ended their friendship too), and closes if not."""
+    between = Q(user_id=user_id, sender_id=other_id) | Q(user_id=other_id, sender_id=user_id)
+    Invitation.objects.filter(between).delete()
+    check: push.AccessChangedMessage = {"type": "game.access"}
+    groups = [push.user_group(user_id), push.user_group(other_id)]
+    transaction.on_commit(lambda: push.send_many([(group, check) for group in groups]))

@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from channels.testing import WebsocketCommunicator
 
 from games.socket_quota import CLOSE_TOO_MANY_SOCKETS
-from tests.live.helpers import WAIT, Socket, Sockets, db, table
+from tests.live.helpers import WAIT, Socket, Sockets, close_code, db, still_open, table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -32,20 +31,6 @@ async def game_sockets(sockets: Sockets, game_id: int, token: str, count: int) -
     return opened
 
 
-async def close_code(communicator: WebsocketCommunicator) -> int:
-    """The code the server closes this socket with (other messages before it are skipped)."""
-    for _ in range(10):
-        output = await communicator.receive_output(WAIT)
-        if output["type"] == "websocket.close":
-            return int(output["code"])
-    raise AssertionError("the socket was not closed")
-
-
-async def answers(socket: Socket) -> bool:
-    await socket.send({"type": "sync"})
-    return (await socket.state())["id"] is not None
-
-
 async def test_one_socket_past_the_limit_closes_the_users_oldest(sockets: Sockets) -> None:
     game_id, people = await db(table, 3)
     token = people[0].token
@@ -57,12 +42,12 @@ async def test_one_socket_past_the_limit_closes_the_users_oldest(sockets: Socket
     await sockets.me(token)  # the fourth, of another kind
 
     assert await close_code(first.communicator) == CLOSE_TOO_MANY_SOCKETS
-    assert await second.nothing() and await answers(second) and await answers(third)
-    assert all([await answers(socket) for socket in others])
+    assert await second.nothing() and await still_open(second) and await still_open(third)
+    assert all([await still_open(socket) for socket in others])
 
     (fifth,) = await game_sockets(sockets, game_id, token, 1)
     assert await close_code(second.communicator) == CLOSE_TOO_MANY_SOCKETS
-    assert await answers(third) and await answers(fifth)
+    assert await still_open(third) and await still_open(fifth)
 
 
 async def test_a_closed_socket_no_longer_counts(sockets: Sockets) -> None:
@@ -74,7 +59,7 @@ async def test_a_closed_socket_no_longer_counts(sockets: Sockets) -> None:
     (fourth,) = await game_sockets(sockets, game_id, token, 1)
 
     assert await first.nothing()
-    assert all([await answers(socket) for socket in (first, third, fourth)])
+    assert all([await still_open(socket) for socket in (first, third, fourth)])
 
 
 async def test_without_rate_limits_no_socket_is_closed(sockets: Sockets, settings: Any) -> None:
@@ -82,4 +67,4 @@ async def test_without_rate_limits_no_socket_is_closed(sockets: Sockets, setting
     game_id, people = await db(table, 3)
     opened = await game_sockets(sockets, game_id, people[0].token, LIMIT + 2)
     assert await opened[0].nothing()
-    assert all([await answers(socket) for socket in opened])
+    assert all([await still_open(socket) for socket in opened])

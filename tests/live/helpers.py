@@ -89,6 +89,21 @@ class Socket:
         await self.communicator.send_to(text_data=text)
 
 
+async def close_code(communicator: WebsocketCommunicator) -> int:
+    """The code the server closes this socket with (other messages before it are skipped)."""
+    for _ in range(10):
+        output = await communicator.receive_output(WAIT)
+        if output["type"] == "websocket.close":
+            return int(output["code"])
+    raise AssertionError("the socket was not closed")
+
+
+async def still_open(socket: Socket) -> bool:
+    """The socket still answers a sync with the game view."""
+    await socket.send({"type": "sync"})
+    return (await socket.state())["id"] is not None
+
+
 class Sockets:
     """Connects to /ws/games/{id}/ on wizardsite.asgi.application; closes everything it opened."""
 

@@ -9,40 +9,24 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games.models import ChatMessage
 from tests.games.helpers import Player
 from tests.live.helpers import (
     ALLOWED_ORIGIN,
-    WAIT,
-    Socket,
     Sockets,
+    close_code,
     db,
     new_players,
     open_seats,
     session_cookie,
+    still_open,
     table,
 )
 from tests.moderation.helpers import chat_url, run_action
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-async def close_code(communicator: WebsocketCommunicator) -> int:
-    """The code the server closes this socket with (other messages before it are skipped)."""
-    for _ in range(10):
-        output = await communicator.receive_output(WAIT)
-        if output["type"] == "websocket.close":
-            return int(output["code"])
-    raise AssertionError("the socket was not closed")
-
-
-async def still_open(socket: Socket) -> bool:
-    """The socket still answers a sync with the game view."""
-    await socket.send({"type": "sync"})
-    return (await socket.state())["id"] is not None
 
 
 def chat_list(player: Player, game_id: int) -> list[dict[str, Any]]:
