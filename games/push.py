@@ -100,7 +100,7 @@ class InviteMessage(TypedDict):
 
 class Notice(TypedDict):
     """A change in a layer above the games (a tournament's): `type` names the handler of the
-    sockets that listen to its group; they read what changed themselves."""
+    sockets that listen to its group; that layer's own message adds what they pass on."""
 
     type: str
 
