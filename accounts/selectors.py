@@ -3,6 +3,7 @@ who is a friend of whom or blocked."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TypedDict
 
 from django.contrib.auth.models import User
@@ -49,6 +50,13 @@ def blocked_ids(user_id: int) -> set[int]:
     blocked = Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True)
     blockers = Block.objects.filter(blocked_id=user_id).values_list("blocker_id", flat=True)
     return set(blocked) | set(blockers)
+
+
+def blocked_pairs(user_ids: Iterable[int]) -> set[frozenset[int]]:
+    """The pairs among these users of whom one blocked the other (see blocked_ids)."""
+    ids = list(user_ids)
+    blocks = Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids)
+    return {frozenset(pair) for pair in blocks.values_list("blocker_id", "blocked_id")}
 
 
 class Relation(TypedDict):

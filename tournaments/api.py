@@ -87,7 +87,8 @@ class TournamentJoin(APIView):
                 403,
                 404,
                 409,
-                s403="invite_required: a private tournament, without its code or with a wrong one.",
+                s403="invite_required: a private tournament, without its code or with a wrong one; "
+                "blocked: a player in it blocked the caller, or the caller blocked them.",
                 s409="tournament_not_open: it has started (a Swiss) or ended; "
                 "tournament_full: it holds as many players as one may.",
             ),

@@ -1,5 +1,8 @@
 """The tournaments' arithmetic, in plain Python: table sizes and Swiss seating (T3), arena
-tables (T4), place points and standings (T2). Players are any hashable values (user ids)."""
+tables (T4), place points and standings (T2). Players are any hashable values (user ids).
+
+Two players of an `apart` pair (one blocked the other) never share a table, whatever the
+standings or the waiting list say: seating keeps them apart before anything else."""
 
 from __future__ import annotations
 
@@ -45,12 +48,46 @@ def _repeats(table: Iterable[P], met: Met[P]) -> int:
     return sum(frozenset(pair) in met for pair in combinations(table, 2))
 
 
-def swiss_tables(ranked: Sequence[P], size: int, met: Met[P]) -> list[list[P]]:
+@dataclass(frozen=True)
+class _Avoided(Generic[P]):
+    """The pairs a Swiss round keeps from one table: `apart` always, `met` where it can (T3)."""
+
+    apart: Met[P]
+    met: Met[P]
+
+    def cost(self, *tables: Sequence[P]) -> tuple[int, int]:
+        """Apart pairs together, then repeats: any number of repeats is better than one block
+        broken."""
+        return sum(_repeats(t, self.apart) for t in tables), repeated_pairs(tables, self.met)
+
+
+def swiss_tables(
+    ranked: Sequence[P], size: int, met: Met[P], apart: Met[P] = frozenset()
+) -> list[list[P]]:
     """T3: one Swiss round. The players in standings order fill tables of table_sizes in turn
     (leaders at table 1); then, to avoid repeated table-mates, players may change places
     between neighbouring tables, each at most one table away from their own, never the
     leader: a change is kept only when it lowers the repeats. Two neighbouring tables with
-    few movable players try every split between them; larger ones, one exchange at a time."""
+    few movable players try every split between them; larger ones, one exchange at a time.
+    An apart pair the changes cannot part: its lower placed player sits this round out, and
+    the rest are seated again without them (no table at all below 3 players)."""
+    avoided, players = _Avoided(apart, met), list(ranked)
+    while len(players) >= MIN_TABLE:
+        tables = _swiss_round(players, size, avoided)
+        together = [
+            p
+            for t in tables
+            for pair in combinations(t, 2)
+            if frozenset(pair) in apart
+            for p in pair
+        ]
+        if not together:
+            return tables
+        players.remove(max(together, key=players.index))  # tables keep the standings' order
+    return []
+
+
+def _swiss_round(ranked: Sequence[P], size: int, avoided: _Avoided[P]) -> list[list[P]]:
     tables: list[list[P]] = []
     at = 0
     for seats in table_sizes(len(ranked), size):
@@ -63,9 +100,9 @@ def swiss_tables(ranked: Sequence[P], size: int, met: Met[P]) -> list[list[P]]:
         improved = False
         for index in range(len(tables) - 1):
             pair = (tables[index], tables[index + 1])
-            if _repeats(pair[0], met) + _repeats(pair[1], met) == 0:
+            if avoided.cost(*pair) == (0, 0):
                 continue
-            better = _rearranged(pair, index, home, fixed, met)
+            better = _rearranged(pair, index, home, fixed, avoided)
             if better is not None:
                 tables[index], tables[index + 1] = better
                 improved = True
@@ -73,28 +110,32 @@ def swiss_tables(ranked: Sequence[P], size: int, met: Met[P]) -> list[list[P]]:
 
 
 def _rearranged(
-    pair: tuple[list[P], list[P]], index: int, home: dict[P, int], fixed: set[P], met: Met[P]
+    pair: tuple[list[P], list[P]],
+    index: int,
+    home: dict[P, int],
+    fixed: set[P],
+    avoided: _Avoided[P],
 ) -> tuple[list[P], list[P]] | None:
-    """A split of two neighbouring tables with fewer repeats, or None."""
+    """A split of two neighbouring tables that costs less, or None."""
     upper, lower = pair
     movable = [p for p in upper + lower if home[p] in (index, index + 1) and p not in fixed]
-    now = _repeats(upper, met) + _repeats(lower, met)
+    now = avoided.cost(upper, lower)
     if len(movable) <= EXACT_UP_TO:
         stay_up = [p for p in upper if p not in movable]
         stay_down = [p for p in lower if p not in movable]
-        best: tuple[int, list[P], list[P]] | None = None
+        best: tuple[tuple[int, int], list[P], list[P]] | None = None
         for chosen in combinations(movable, len(upper) - len(stay_up)):
             up = stay_up + list(chosen)
             down = stay_down + [p for p in movable if p not in chosen]
-            repeats = _repeats(up, met) + _repeats(down, met)
-            if repeats < now and (best is None or repeats < best[0]):
-                best = (repeats, up, down)
+            cost = avoided.cost(up, down)
+            if cost < now and (best is None or cost < best[0]):
+                best = (cost, up, down)
         return (best[1], best[2]) if best is not None else None
     for a in (p for p in upper if p in movable):
         for b in (p for p in lower if p in movable):
             up = [b if p == a else p for p in upper]
             down = [a if p == b else p for p in lower]
-            if _repeats(up, met) + _repeats(down, met) < now:
+            if avoided.cost(up, down) < now:
                 return up, down
     return None
 
@@ -123,24 +164,43 @@ class Waiting(Generic[P]):
 
 
 def arena_tables(
-    queue: Sequence[Waiting[P]], size: int, now: float, wait: float = 30.0
+    queue: Sequence[Waiting[P]],
+    size: int,
+    now: float,
+    wait: float = 30.0,
+    apart: Met[P] = frozenset(),
 ) -> list[list[P]]:
     """T4: players in order of score; while `size` wait, a table of neighbours in that order:
     of the windows of `size` starting among the lowest `size` places, the one with the fewest
     last table-mates together, then the smallest spread of scores. Then, if at least 3 of the
-    rest have waited `wait` seconds, one table of them all (they are fewer than `size`)."""
+    rest have waited `wait` seconds, one table of them all (they are fewer than `size`).
+    A window passes over anyone of an apart pair with a player already in it, and the last
+    table takes the longest waiting first: who is passed over waits for another table."""
     left = sorted(queue, key=lambda w: (w.score, w.since))
     tables: list[list[P]] = []
     while len(left) >= size:
         starts = range(min(size, len(left) - size + 1))
-        start = min(
-            starts, key=lambda i: (_last_mates(left[i : i + size]), _spread(left, i, size), i)
-        )
-        tables.append([w.player for w in left[start : start + size]])
-        del left[start : start + size]
-    if len(left) >= MIN_TABLE and sum(now - w.since >= wait for w in left) >= MIN_TABLE:
-        tables.append([w.player for w in left])
+        windows = [(i, w) for i in starts if len(w := _kept_apart(left[i:], apart, size)) == size]
+        if not windows:
+            break
+        _, window = min(windows, key=lambda iw: (_last_mates(iw[1]), _spread(iw[1]), iw[0]))
+        tables.append([w.player for w in window])
+        left = [w for w in left if w not in window]
+    rest = _kept_apart(sorted(left, key=lambda w: w.since), apart, len(left))
+    if len(rest) >= MIN_TABLE and sum(now - w.since >= wait for w in rest) >= MIN_TABLE:
+        tables.append([w.player for w in left if w in rest])
     return tables
+
+
+def _kept_apart(players: Sequence[Waiting[P]], apart: Met[P], most: int) -> list[Waiting[P]]:
+    """Up to `most` of the players in order, passing over any apart from one already taken."""
+    taken: list[Waiting[P]] = []
+    for w in players:
+        if len(taken) == most:
+            break
+        if not any(frozenset((w.player, t.player)) in apart for t in taken):
+            taken.append(w)
+    return taken
 
 
 def _last_mates(window: Sequence[Waiting[P]]) -> int:
@@ -149,8 +209,8 @@ def _last_mates(window: Sequence[Waiting[P]]) -> int:
     )
 
 
-def _spread(players: Sequence[Waiting[P]], start: int, size: int) -> int:
-    return players[start + size - 1].score - players[start].score
+def _spread(window: Sequence[Waiting[P]]) -> int:
+    return window[-1].score - window[0].score
 
 
 def shared_ranks(keys: Sequence[tuple[int, ...]]) -> list[int]:

@@ -12,8 +12,16 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from accounts.selectors import blocked_ids, blocked_pairs
 from accounts.standing import is_suspended_id
-from core.errors import Forbidden, InviteRequired, NotFound, TournamentFull, TournamentNotOpen
+from core.errors import (
+    Blocked,
+    Forbidden,
+    InviteRequired,
+    NotFound,
+    TournamentFull,
+    TournamentNotOpen,
+)
 from games.dispatch import dispatch
 from games.models import Game, GameStatus, Seat, Visibility
 from games.outcome import Outcome
@@ -78,13 +86,16 @@ def tournament_create(
 
 def tournament_join(*, tournament_id: int, user: User, invite: str | None = None) -> Tournament:
     """T5: a player joins an upcoming tournament (or a running arena), or rejoins one they
-    withdrew from; a private one asks for its invitation code."""
+    withdrew from; a private one asks for its invitation code. Nobody joins one where a
+    player they blocked, or who blocked them, is in (a block made later: seating parts them)."""
     with transaction.atomic(durable=True):
         tournament = _lock(tournament_id)
         entry = tournament.entries.filter(user=user).first()
         private = tournament.visibility == Visibility.PRIVATE
         if entry is None and private and invite != tournament.invite_code:
             raise InviteRequired("A private tournament is joined with its invitation code.")
+        if _players(tournament).filter(user_id__in=blocked_ids(user.pk)).exists():
+            raise Blocked("A player of this tournament blocked you, or you blocked them.")
         if not _open_to(tournament, rejoining=entry is not None):
             raise TournamentNotOpen("This tournament takes no more players.")
         if entry is None:
@@ -242,7 +253,11 @@ def _seat_swiss_round(tournament: Tournament, now: datetime) -> list[Outcome]:
         return []
     ranked = [entry.user for entry in sorted(entries, key=standing_key)]
     met = _met_pairs(tournament)
-    tables = seating.swiss_tables(ranked, tournament.table_size, met)
+    apart = _apart(ranked)
+    tables = seating.swiss_tables(ranked, tournament.table_size, met, apart)
+    if not tables:  # too few left once blocked pairs are parted
+        _finish(tournament, now)
+        return []
     tournament.round = (tournament.round or 0) + 1
     tournament.save(update_fields=["round"])
     return [_open_table(tournament, tournament.round, users) for users in tables]
@@ -265,7 +280,10 @@ def _pair_arena(tournament: Tournament, now: datetime | None = None) -> list[Out
         )
         for entry in waiting
     ]
-    tables = seating.arena_tables(queue, tournament.table_size, now.timestamp(), ARENA_WAIT)
+    apart = blocked_pairs(by_user)
+    tables = seating.arena_tables(
+        queue, tournament.table_size, now.timestamp(), ARENA_WAIT, apart=apart
+    )
     number = tournament.tables.count()
     outcomes = []
     for offset, user_ids in enumerate(tables, start=1):
@@ -296,6 +314,12 @@ def _open_table(tournament: Tournament, number: int, users: Sequence[User]) -> O
     )
     TournamentTable.objects.create(tournament=tournament, round=number, game=outcome.game)
     return outcome
+
+
+def _apart(users: list[User]) -> set[frozenset[User]]:
+    """The pairs of these players one of whom blocked the other: never at one table."""
+    by_id = {user.pk: user for user in users}
+    return {frozenset(by_id[i] for i in pair) for pair in blocked_pairs(by_id)}
 
 
 def _met_pairs(tournament: Tournament) -> set[frozenset[User]]:
