@@ -146,6 +146,23 @@ def ensure_may_watch(game: Game, seats: list[Seat], user: AnyUser) -> None:
         raise NotAPlayer("Only this table's players and their friends may watch it.")
 
 
+def games_watchable_by(user: AnyUser) -> QuerySet[Game]:
+    """The games `user` may see, in one query: ensure_may_watch's rule, for lists of games
+    (a profile's recent games)."""
+    open_to_all = Q(spectators=Spectators.EVERYONE, visibility=Visibility.PUBLIC)
+    if not user.is_authenticated:
+        return Game.objects.filter(open_to_all)
+    seated = Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk)
+    invited = Invitation.objects.filter(game=OuterRef("pk"), user_id=user.pk)
+    friends = Seat.objects.filter(game=OuterRef("pk"), user_id__in=friend_ids(user.pk))
+    return Game.objects.filter(
+        open_to_all
+        | Exists(seated)
+        | Exists(invited)
+        | (~Q(spectators=Spectators.PLAYERS) & Exists(friends))
+    )
+
+
 def is_invited(game: Game, user: AnyUser) -> bool:
     """Whether a player of the table invited `user` to it."""
     return user.is_authenticated and Invitation.objects.filter(game=game, user_id=user.pk).exists()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,10 +20,12 @@ from accounts import selectors as account_selectors
 from apikit import throttles
 from apikit.errors_text import ERROR_TEXT, act, error_text
 from core import limits
-from core.errors import NotAPlayer, NotFound, Refusal, TooMany, error_body
+from core.errors import NotAPlayer, NotFound, TooMany, error_body
 from games import chat_presets, guide, presence, selectors, services
 from games.forms import TableForm
 from games.models import Game, GameStatus
+
+P = ParamSpec("P")
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -109,7 +113,23 @@ def guided(request: HttpRequest) -> HttpResponse:
     return redirect("table", game_id=outcome.game.pk) if outcome else redirect("lobby")
 
 
+def json_refusals(view: Callable[P, JsonResponse]) -> Callable[P, JsonResponse]:
+    """For the JSON a table's page reads: a missing game is the contract's 404 `not_found`,
+    a table closed to the caller its 403 `not_a_player` (never an HTML page)."""
+
+    @wraps(view)
+    def answer(*args: P.args, **kwargs: P.kwargs) -> JsonResponse:
+        try:
+            return view(*args, **kwargs)
+        except (NotFound, NotAPlayer) as refusal:
+            status = 404 if isinstance(refusal, NotFound) else 403
+            return JsonResponse(error_body(refusal.code, refusal.message), status=status)
+
+    return answer
+
+
 @login_required
+@json_refusals
 def hint(request: HttpRequest, game_id: int) -> JsonResponse:
     """The hint for the caller's decision at their guided game, as JSON for its table page."""
     wait = throttles.hit("hint", str(request.user.pk))
@@ -118,20 +138,18 @@ def hint(request: HttpRequest, game_id: int) -> JsonResponse:
         response = JsonResponse(error_body("rate_limited", message), status=429)
         response["Retry-After"] = str(wait)
         return response
-    try:
-        found = guide.hint(game_or_404(game_id), _user(request))
-    except Refusal as refusal:
-        status = 404 if isinstance(refusal, NotFound) else 403
-        return JsonResponse(error_body(refusal.code, refusal.message), status=status)
-    return JsonResponse(found)
+    return JsonResponse(guide.hint(selectors.game_get(game_id), _user(request)))
 
 
+@json_refusals
 def table_presence(request: HttpRequest, game_id: int) -> JsonResponse:
     """For the table's page: how many sockets watch it without a seat, which seats' players
     have no socket open (the page's marks are right again here should a pushed view have been
-    lost or overtaken), and since when each has been away (where known), as seconds ago."""
-    game = game_or_404(game_id)
+    lost or overtaken), and since when each has been away (where known), as seconds ago. Only
+    for those who may see the table."""
+    game = selectors.game_get(game_id)
     seats = selectors.seats_of(game)
+    selectors.ensure_may_watch(game, seats, request.user)
     people = {seat.user_id: seat.number for seat in seats if seat.user_id is not None}
     offline = set(people) - presence.online(people)
     now = time.time()

@@ -61,7 +61,7 @@ class PlayerDetail(APIView):
         user = User.objects.filter(username=username, is_active=True).first()
         if user is None:  # never was, or deleted their account (as the profile page)
             raise NotFound(f"There is no player {username!r}.")
-        return Response(selectors.player_stats(user))
+        return Response(selectors.player_stats(user, request.user))
 
 
 class Me(APIView):

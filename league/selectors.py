@@ -14,7 +14,7 @@ from accounts.selectors import email_verified
 from core.errors import Invalid
 from games.engine import round_numbers
 from games.models import Game, GameStatus, Seat, round_format
-from games.selectors import reliability
+from games.selectors import AnyUser, games_watchable_by, reliability
 from league.models import LeagueGame, Pool, Rating, RatingChange, SeasonStanding
 from league.ratings import PROVISIONAL_GAMES, Skill, display
 
@@ -146,9 +146,9 @@ def counts_for_league(game: Game) -> bool:
         return False
 
 
-def player_stats(user: User, recent: int = 10) -> PlayerProfile:
+def player_stats(user: User, viewer: AnyUser, recent: int = 10) -> PlayerProfile:
     """A player's public statistics: rating, league and casual games apart, bid accuracy,
-    average points, rating history and recent games."""
+    average points, rating history and recent games (those of the games `viewer` may see)."""
     rating = Rating.objects.filter(user=user, pool=Pool.CLASSIC).first()
     anniversary = Rating.objects.filter(user=user, pool=Pool.ANNIVERSARY).first()
     finished = Seat.objects.filter(user=user, game__status=GameStatus.FINISHED)
@@ -164,7 +164,8 @@ def player_stats(user: User, recent: int = 10) -> PlayerProfile:
         .order_by("order")
         .values_list("at", "ordinal")
     )
-    latest = finished.select_related("game", "game__league_entry").order_by(
+    latest = finished.filter(game__in=games_watchable_by(viewer))
+    latest = latest.select_related("game", "game__league_entry").order_by(
         "-game__finished_at", "-game_id"
     )[:recent]
     return {

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import relation
 from core.errors import Invalid
-from games.models import Game
+from games import selectors as game_selectors
+from games.views import json_refusals
 from league import selectors
 from league.charts import rating_chart
 from league.models import Pool
@@ -44,7 +45,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's statistics (league and casual apart), rating chart and recent games."""
     player = get_object_or_404(User, username=username, is_active=True)  # a deleted account: 404
-    stats = selectors.player_stats(player)
+    stats = selectors.player_stats(player, request.user)
     chart = rating_chart(stats["rating_history"], str(_("Rating after each league game")))
     context = {"player": player, "stats": stats, "chart": chart, "review": review_stats(player)}
     if isinstance(request.user, User) and request.user != player:
@@ -52,9 +53,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "league/profile.html", context)
 
 
+@json_refusals
 def game_ratings(request: HttpRequest, game_id: int) -> JsonResponse:
-    """A finished game's rating changes as JSON for its game-end screen (results are public)."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise Http404
+    """A finished game's rating changes as JSON for its game-end screen, for whoever may see
+    the table (as its view)."""
+    game = game_selectors.game_get(game_id)
+    game_selectors.ensure_may_watch(game, game_selectors.seats_of(game), request.user)
     return JsonResponse(selectors.game_ratings(game))
