@@ -13,7 +13,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import blocked_ids, blocked_pairs
-from accounts.standing import is_suspended_id
+from accounts.standing import is_suspended_id, lock_active
 from core.errors import (
     Blocked,
     Forbidden,
@@ -55,7 +55,8 @@ def tournament_create(
     visibility: str = Visibility.PUBLIC,
 ) -> Tournament:
     """A new tournament (the API contract's checks are the serializer's); its creator plays
-    only if they join too."""
+    only if they join too. Under the lock of the creator's row, as a new table: an account
+    deleted while the request was on its way creates nothing (401)."""
     largest = min(6, table_size + 1)  # T3: a table may seat one more than the chosen size
     options = check_options(
         seats=largest,
@@ -65,21 +66,23 @@ def tournament_create(
         rounds=rounds_format,
         special_cards=special_cards,
     )
-    tournament = Tournament.objects.create(
-        name=name,
-        format=Format(format),
-        created_by=user,
-        starts_at=starts_at,
-        table_size=table_size,
-        rounds=rounds if format == Format.SWISS else None,
-        minutes=minutes if format == Format.ARENA else None,
-        turn_seconds=options.turn_seconds,
-        hook_rule=hook_rule,
-        blind_first_round=blind_first_round,
-        rounds_format=options.rounds,
-        special_cards=list(options.special_cards),
-        visibility=Visibility(visibility),
-    )
+    with transaction.atomic(durable=True):
+        lock_active(user)
+        tournament = Tournament.objects.create(
+            name=name,
+            format=Format(format),
+            created_by=user,
+            starts_at=starts_at,
+            table_size=table_size,
+            rounds=rounds if format == Format.SWISS else None,
+            minutes=minutes if format == Format.ARENA else None,
+            turn_seconds=options.turn_seconds,
+            hook_rule=hook_rule,
+            blind_first_round=blind_first_round,
+            rounds_format=options.rounds,
+            special_cards=list(options.special_cards),
+            visibility=Visibility(visibility),
+        )
     tournament_changed(tournament.pk)
     return tournament
 
@@ -127,16 +130,23 @@ def tournament_withdraw(*, tournament_id: int, user: User) -> Tournament:
     return tournament
 
 
-def entries_withdraw(*, user: User) -> list[int]:
-    """In the caller's transaction, for a deleted account: T5 at every tournament not over,
-    each locked in turn. Returns their ids, to tell after the commit (tournament_changed)."""
+def tournaments_leave(*, user: User) -> list[int]:
+    """In the caller's transaction, for a deleted account: T5 at every tournament not over;
+    an upcoming one it created is cancelled, as T6 cancels (nobody may start it now), while a
+    running one goes on, its players mid-game. Each locked in turn, in order of id. Returns
+    their ids, to tell after the commit (tournament_changed), as a cancellation is told."""
     current = Entry.objects.filter(
         user=user, withdrawn=False, tournament__status__in=(Status.UPCOMING, Status.RUNNING)
     )
-    tournament_ids = list(current.order_by("tournament_id").values_list("tournament_id", flat=True))
+    created = Tournament.objects.filter(created_by=user, status=Status.UPCOMING)
+    tournament_ids = sorted(
+        {*current.values_list("tournament_id", flat=True), *created.values_list("pk", flat=True)}
+    )
     for tournament_id in tournament_ids:
-        _lock(tournament_id)
+        tournament = _lock(tournament_id)
         current.filter(tournament_id=tournament_id).update(withdrawn=True, waiting_since=None)
+        if tournament.created_by_id == user.pk and tournament.status == Status.UPCOMING:
+            _cancel(tournament, timezone.now())
     return tournament_ids
 
 
@@ -178,8 +188,7 @@ def tournament_step(*, tournament_id: int, now: datetime | None = None) -> bool:
         counted = False
         if tournament.status == Status.UPCOMING and tournament.starts_at <= now:
             if _players(tournament).count() < MIN_PLAYERS:  # T6
-                tournament.status, tournament.ends_at = Status.CANCELLED, now
-                tournament.save(update_fields=["status", "ends_at"])
+                _cancel(tournament, now)
             else:
                 outcomes = _begin(tournament, now)
         elif tournament.status == Status.RUNNING:
@@ -197,6 +206,11 @@ def _lock(tournament_id: int) -> Tournament:
     if tournament is None:
         raise NotFound(f"There is no tournament {tournament_id}.")
     return tournament
+
+
+def _cancel(tournament: Tournament, now: datetime) -> None:
+    tournament.status, tournament.ends_at = Status.CANCELLED, now
+    tournament.save(update_fields=["status", "ends_at"])
 
 
 def _open_to(tournament: Tournament, *, rejoining: bool) -> bool:
