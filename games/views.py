@@ -5,12 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, ParamSpec
+from typing import Any, Concatenate, ParamSpec
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
@@ -165,9 +164,27 @@ def table_presence(request: HttpRequest, game_id: int) -> JsonResponse:
     )
 
 
+def closed_as_403(
+    page: Callable[Concatenate[HttpRequest, P], HttpResponse],
+) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
+    """A table page the visitor may not see (its players chose who may watch) answers the 403
+    page: a refusal, which Django logs in one line (a raised PermissionDenied would log its
+    whole traceback with every such request)."""
+
+    @wraps(page)
+    def answer(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        try:
+            return page(request, *args, **kwargs)
+        except NotAPlayer:
+            return render(request, "403.html", status=403)
+
+    return answer
+
+
+@closed_as_403
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     game = game_or_404(game_id)
-    view = view_or_403(game, request.user)
+    view = selectors.game_view(game, request.user)
     texts = {code: str(text) for code, text in ERROR_TEXT.items()}
     context = {
         "game": game,
@@ -214,14 +231,6 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     outcome = act(request, lambda: services.game_rematch(game_id=game_id, user=_user(request)))
     return redirect("table", game_id=outcome.game.pk if outcome else game_id)
-
-
-def view_or_403(game: Game, user: selectors.AnyUser) -> selectors.GameView:
-    """The caller's view of the table, or the 403 page where its players chose who may watch."""
-    try:
-        return selectors.game_view(game, user)
-    except NotAPlayer as refusal:
-        raise PermissionDenied(refusal.message) from refusal
 
 
 def game_or_404(game_id: int) -> Any:

@@ -8,18 +8,19 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from games import replays
-from games.views import game_or_404, view_or_403
+from games import replays, selectors
+from games.views import closed_as_403, game_or_404
 from review.selectors import ReviewedDecisionView, seat_opinions
 
 
+@closed_as_403
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """A finished game step by step, every hand shown; the viewer's decisions reviewed."""
     game = game_or_404(game_id)
     if not game.is_over:
         messages.info(request, _("The replay opens when the game is over."))
         return redirect("table", game_id=game_id)
-    view = view_or_403(game, request.user)  # the replay follows who may watch the table
+    view = selectors.game_view(game, request.user)  # as who may watch the table
     frames = replays.replay_frames(game)
     opinions = seat_opinions(game.pk, view["you"]) if game.status == "finished" else {}
     for frame in frames:
