@@ -229,14 +229,16 @@ def _players(tournament: Tournament) -> QuerySet[Entry]:
 def _begin(tournament: Tournament, now: datetime | None = None) -> list[Outcome]:
     now = now or timezone.now()
     tournament.status = Status.RUNNING
+    # Started early by its creator, it started now; the scheduler's start keeps its time.
+    tournament.starts_at = min(tournament.starts_at, now)
     if tournament.format == Format.ARENA:
         assert tournament.minutes is not None
         tournament.ends_at = now + timedelta(minutes=tournament.minutes)
-        tournament.save(update_fields=["status", "ends_at"])
+        tournament.save(update_fields=["status", "starts_at", "ends_at"])
         _players(tournament).update(waiting_since=now)
         return _pair_arena(tournament, now)
     tournament.round = 0
-    tournament.save(update_fields=["status", "round"])
+    tournament.save(update_fields=["status", "starts_at", "round"])
     return _seat_swiss_round(tournament, now)
 
 
