@@ -16,6 +16,8 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
+from core.errors import RateLimited
+
 log = logging.getLogger(__name__)
 
 
@@ -70,3 +72,13 @@ def hit(scope: str, ident: str) -> int | None:
     if _allowed(lambda: throttle.allow_request(None, None)):  # type: ignore[arg-type]  # keyed
         return None
     return max(1, math.ceil(throttle.wait() or 1))
+
+
+def ensure_allowed(scope: str, ident: str) -> None:
+    """Count one action of `ident` under `scope` (as `hit`); past the rate, RateLimited (429
+    with Retry-After). For a view that counts only once the request is known to be valid."""
+    wait = hit(scope, ident)
+    if wait is not None:
+        raise RateLimited(
+            f"Request was throttled. Expected available in {wait} seconds.", retry_after=wait
+        )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -11,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apikit import throttles
 from apikit.api import paginate, player, whole_number
 from apikit.schema import errors, page_of, ref
 from core.errors import Invalid, NotAPlayer
@@ -50,11 +49,6 @@ def _answer(request: Request, outcome: Outcome, http_status: int = status.HTTP_2
 
 
 class GameListCreate(APIView):
-    throttle_scope = "table_create"  # POST only: a list costs no table
-
-    def get_throttles(self) -> list[Any]:
-        return list(super().get_throttles()) if self.request.method == "POST" else []
-
     @extend_schema(
         operation_id="games_list",
         parameters=[
@@ -89,7 +83,10 @@ class GameListCreate(APIView):
     def post(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        outcome = services.game_create(user=player(request), **serializer.validated_data)
+        user = player(request)
+        # The hour's `table_create` rate (the lobby's too) counts only a valid request.
+        throttles.ensure_allowed("table_create", str(user.pk))
+        outcome = services.game_create(user=user, **serializer.validated_data)
         return _answer(request, outcome, status.HTTP_201_CREATED)
 
 

@@ -131,6 +131,10 @@ class GameCreateSerializer(StrictSerializer):
         assert isinstance(seats, int) and isinstance(bots, int)
         if bots > limits.max_bots(seats):
             raise serializers.ValidationError({"bots": [f"At most {limits.max_bots(seats)} bots."]})
+        try:  # R19 for these seats: refused here, before the request counts against a rate
+            engine.round_numbers(seats, attrs.get("rounds", "full"))  # type: ignore[arg-type]
+        except ValueError as error:
+            raise serializers.ValidationError({"rounds": [str(error)]}) from None
         return attrs
 
 

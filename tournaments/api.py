@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apikit import throttles
 from apikit.api import paginate, player
 from apikit.schema import errors, page_of, ref
 from tournaments import selectors, services
@@ -25,11 +26,6 @@ def _view(request: Request, tournament: Tournament, code: int = status.HTTP_200_
 
 
 class TournamentListCreate(APIView):
-    throttle_scope = "table_create"  # POST only: a list costs nothing
-
-    def get_throttles(self) -> list[Any]:
-        return list(super().get_throttles()) if self.request.method == "POST" else []
-
     def get_permissions(self) -> list[Any]:
         return [AllowAny()] if self.request.method == "GET" else list(super().get_permissions())
 
@@ -54,7 +50,10 @@ class TournamentListCreate(APIView):
     def post(self, request: Request) -> Response:
         serializer = TournamentCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        created = services.tournament_create(user=player(request), **serializer.validated_data)
+        user = player(request)
+        # The tables' hourly rate (the page's too) counts only a valid request.
+        throttles.ensure_allowed("table_create", str(user.pk))
+        created = services.tournament_create(user=user, **serializer.validated_data)
         return _view(request, created, status.HTTP_201_CREATED)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 
 from core import limits
 from games.forms import TableForm
@@ -96,6 +98,40 @@ def test_creating_tables_past_the_hourly_rate_is_429_with_retry_after(
     # Reading the list costs nothing, and the count is the creator's own.
     assert all(player.client.get(f"{API}/games/").status_code == 200 for _ in range(5))
     assert create(other).status_code == 201
+
+
+@pytest.mark.parametrize(
+    "refused",
+    [{"seats": 9}, {"bots": 3}, {"rounds": 15, "seats": 6}, {"special_cards": ["dragon"]}],
+    ids=["seats", "bots", "rounds-for-the-seats", "special-cards"],
+)
+def test_a_table_refused_for_its_options_is_not_counted_against_the_rate(
+    per_user_limits: Any, make_player: Callable[..., Player], refused: dict[str, Any]
+) -> None:
+    set_rate(per_user_limits, "table_create", "2/hour")
+    per_user_limits.MAX_OPEN_TABLES_PER_USER = 0
+    player = make_player()
+    for _ in range(5):
+        assert_error(create(player, **refused), 400, "invalid")
+    assert create(player).status_code == 201
+    assert create(player).status_code == 201
+    assert_error(create(player), 429, "rate_limited")
+    assert tables_of(player) == 2
+
+
+def test_a_tournament_refused_for_its_options_is_not_counted_against_the_rate(
+    per_user_limits: Any, make_player: Callable[..., Player]
+) -> None:
+    set_rate(per_user_limits, "table_create", "1/hour")
+    player = make_player()
+    starts = (timezone.now() + timedelta(hours=1)).isoformat()
+    body = {"name": "Friday", "format": "swiss", "rounds": 3, "starts_at": starts}
+    tournaments = f"{API}/tournaments/"
+    for _ in range(3):
+        bad = player.client.post(tournaments, {**body, "table_size": 9}, format="json")
+        assert_error(bad, 400, "invalid")
+    assert player.client.post(tournaments, body, format="json").status_code == 201
+    assert_error(player.client.post(tournaments, body, format="json"), 429, "rate_limited")
 
 
 def test_the_lobby_form_shares_the_apis_table_rate(
