@@ -173,7 +173,7 @@ def arena_tables(
     """T4: players in order of score; while `size` wait, a table of neighbours in that order:
     of the windows of `size` starting among the lowest `size` places, the one with the fewest
     last table-mates together, then the smallest spread of scores. Then, if at least 3 of the
-    rest have waited `wait` seconds, one table of them all (they are fewer than `size`).
+    rest have waited `wait` seconds, one table of them (`size` at most).
     A window passes over anyone of an apart pair with a player already in it, and the last
     table takes the longest waiting first: who is passed over waits for another table."""
     left = sorted(queue, key=lambda w: (w.score, w.since))
@@ -186,7 +186,9 @@ def arena_tables(
         _, window = min(windows, key=lambda iw: (_last_mates(iw[1]), _spread(iw[1]), iw[0]))
         tables.append([w.player for w in window])
         left = [w for w in left if w not in window]
-    rest = _kept_apart(sorted(left, key=lambda w: w.since), apart, len(left))
+    # Players kept apart can stop the windows with `size` or more still waiting: the last
+    # table is never larger than the others.
+    rest = _kept_apart(sorted(left, key=lambda w: w.since), apart, min(len(left), size))
     if len(rest) >= MIN_TABLE and sum(now - w.since >= wait for w in rest) >= MIN_TABLE:
         tables.append([w.player for w in left if w in rest])
     return tables

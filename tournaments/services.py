@@ -4,6 +4,7 @@ with the tournament row locked, so two workers never seat a round twice."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -29,9 +30,12 @@ from games.services import seated_game
 from games.services.tables import check_options
 from notifications.receivers import tables_ready
 from tournaments import seating
+from tournaments.metrics import step_failures
 from tournaments.models import Entry, Format, Status, Tournament, TournamentTable
 from tournaments.notify import tournament_changed
 from tournaments.selectors import standing_key
+
+log = logging.getLogger(__name__)
 
 MIN_PLAYERS = 3  # T6
 MAX_PLAYERS = 1000
@@ -174,7 +178,11 @@ def tournaments_sweep(now: datetime | None = None) -> int:
     running = Tournament.objects.filter(status=Status.RUNNING)
     changed = 0
     for tournament_id in [*due.values_list("pk", flat=True), *running.values_list("pk", flat=True)]:
-        changed += tournament_step(tournament_id=tournament_id, now=now)
+        try:
+            changed += tournament_step(tournament_id=tournament_id, now=now)
+        except Exception:  # one tournament's fault never stops every other's schedule
+            log.exception("The scheduler could not step tournament %s", tournament_id)
+            step_failures.inc()
     return changed
 
 

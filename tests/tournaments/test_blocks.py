@@ -109,6 +109,20 @@ def test_arena_never_seats_an_apart_pair_together(
     assert len(seated) == len(set(seated))
     assert not together(tables, apart)
     assert all(len(t) == size for t in tables[:-1]) and all(len(t) >= MIN_TABLE for t in tables)
+    assert all(len(t) <= size for t in tables)
+
+
+def test_players_kept_apart_never_make_the_last_arena_table_larger_than_the_others() -> None:
+    # These blocks leave no window of 6 neighbours with ten still waiting: the last table then
+    # took seven of them, more than a table holds (the game's creation refused it, and so the
+    # scheduler stopped).
+    found = [(0, 3), (0, 3), (3, 0), (2, 0), (1, 3), (0, 0), (0, 2), (1, 1), (2, 5), (1, 4)]
+    queue = [waiting(p, score, since=float(since)) for p, (score, since) in enumerate(found)]
+    blocks = ((1, 7), (9, 3), (1, 2), (4, 5), (0, 4), (8, 1))
+    apart = {frozenset(pair) for pair in blocks}
+    tables = arena_tables(queue, 6, now=60.0, apart=apart)
+    assert all(MIN_TABLE <= len(t) <= 6 for t in tables), tables
+    assert not together(tables, apart)
 
 
 # -- whole tournaments -------------------------------------------------------------------------
