@@ -9,6 +9,7 @@ from typing import Literal, TypedDict, get_args
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
+from accounts.retirement import is_deleted
 from accounts.selectors import friend_ids
 from apikit.schema import DateTime
 from core.errors import NotAPlayer, NotFound
@@ -392,12 +393,17 @@ def chat_list(game: Game, after: int = 0, reader: AnyUser | None = None) -> Quer
 
 def chat_view(message: ChatMessage) -> ChatMessageView:
     """A message as the API and the socket send it (text as written: clients escape it; a
-    preset in the active language)."""
+    preset in the active language). A deleted account's line shows no text: one kept as
+    evidence under an open report is for the moderators only."""
+    if is_deleted(message.user):
+        text = ""
+    else:
+        text = chat_presets.text_of(message.preset) if message.preset else message.text
     return {
         "id": message.pk,
         "seat": message.seat,
         "username": message.user.get_username(),
-        "text": chat_presets.text_of(message.preset) if message.preset else message.text,
+        "text": text,
         "preset": message.preset or None,
         "at": iso(message.created_at),
     }

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
 from django.utils import translation
 
@@ -87,6 +88,18 @@ def test_a_reported_line_keeps_its_text_until_its_report_is_closed(
     assert text_of(table.insult) == ("", "")
 
 
+def test_the_players_never_read_a_kept_line_of_a_deleted_account(table: Table) -> None:
+    report(table.ana, table.insult)
+    delete_mara(table)
+    assert text_of(table.insult) == ("you are all fools", "")  # kept for the moderators
+    game_id = ChatMessage.objects.get(pk=table.insult).game_id
+    for player in (table.ana, table.bob):
+        response = player.client.get(game_url(game_id, "chat"))
+        assert response.status_code == 200
+        shown = [m for m in response.json()["results"] if m["id"] == table.insult]
+        assert [m["text"] for m in shown] == [""], shown
+
+
 def test_the_text_goes_when_the_last_open_report_on_it_closes(
     table: Table, superuser: User
 ) -> None:
@@ -126,10 +139,24 @@ def test_a_report_closed_while_the_account_is_being_deleted_still_takes_the_text
 
     def slow_forget(**kwargs: Any) -> None:
         kept.set()  # the chat is done: the line kept, the transaction still open
-        time.sleep(0.5)
+        closing_waits()  # commit only once the closing waits on a lock, if it ever does
         forget(**kwargs)
 
     monkeypatch.setattr(privacy, "notifications_forget", slow_forget)
+
+    def closing_waits() -> None:
+        """Until another backend of this database waits on a lock (the closing, held up by
+        the deletion's lock on the author's row), for 10 s at most: without that lock the
+        closing never waits, finishes first and misses the kept line."""
+        with connection.cursor() as cursor:
+            for _ in range(500):
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND wait_event_type = 'Lock'"
+                )
+                if cursor.fetchone()[0]:
+                    return
+                time.sleep(0.02)
 
     def close() -> None:
         assert kept.wait(timeout=10)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -116,8 +117,9 @@ RACES = 100
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_creation_racing_the_deletion_never_leaves_an_upcoming_tournament() -> None:
-    body = {"name": "Race", "format": "swiss", "rounds": 3, "starts_at": timezone.now().isoformat()}
     for attempt in range(RACES):
+        starts_at = (timezone.now() + timedelta(hours=1)).isoformat()  # never refused as past
+        body = {"name": "Race", "format": "swiss", "rounds": 3, "starts_at": starts_at}
         player = register_player(f"racer{attempt}")
         creation = partial(player.client.post, TOURNAMENTS, body, format="json")
         created, deleted = race([creation, partial(delete_account, player)])
