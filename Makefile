@@ -44,6 +44,9 @@ PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/.celery/metrics
 serve: install
 	@test -n "$$SECRET_KEY" && test -n "$$DATABASE_URL" && test -n "$$REDIS_URL" || \
 		{ echo "make serve needs SECRET_KEY, DATABASE_URL and REDIS_URL"; exit 2; }
+	@test -n "$$TRUSTED_PROXIES" || { echo "make serve needs TRUSTED_PROXIES: how many proxies \
+	stand in front and write X-Forwarded-For (1 behind one TLS terminator, 0 when clients connect \
+	directly); without it every client behind a proxy would share the proxy's address"; exit 2; }
 	DJANGO_SETTINGS_MODULE=wizardsite.settings.production $(BIN)/python manage.py migrate --noinput
 	DJANGO_SETTINGS_MODULE=wizardsite.settings.production $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	mkdir -p .celery "$(PROMETHEUS_MULTIPROC_DIR)"

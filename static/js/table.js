@@ -876,7 +876,7 @@ function startTable() {
   function showStopped(code) {
     const why = {
       4401: gettext("You are signed out: log in again to play."),
-      4403: gettext("Your account is suspended."),
+      4403: gettext("You may not play or watch at this table any more."),
       4404: gettext("There is no such game."),
       4429: gettext("Too many windows of this site are open: this one stopped. Reload it to play here."),
     }[code];
