@@ -210,11 +210,11 @@ class GameConsumer(FastJsonConsumer):
         self.user_id = user.pk  # None: a signed-out visitor, who watches
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         logcontext.game_id.set(self.game_id)  # on every log line of this socket
+        if not await self._within_address_limit():  # before any query: refusals cost none
+            return
         found, playing, allowed = await in_db(_game_standing)(self.game_id, user)
         if not found or not allowed:
             await self.refuse(CLOSE_NOT_ALLOWED if found else CLOSE_NOT_FOUND)
-            return
-        if not await self._within_address_limit():
             return
         # Group membership expires after a day in channels_redis: join again on every connect.
         # A player of a running game (whose seats no longer change) has only their own view

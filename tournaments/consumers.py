@@ -19,6 +19,8 @@ class TournamentConsumer(FastJsonConsumer):
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
         invite = (query.get("invite") or [None])[0]
+        if not await self._within_address_limit():  # before the view is read: refusals cost none
+            return
         try:
             view = await self._admit(invite)
         except NotFound:
@@ -26,8 +28,6 @@ class TournamentConsumer(FastJsonConsumer):
             return
         except InviteRequired:
             await self.refuse(CLOSE_NOT_ALLOWED)
-            return
-        if not await self._within_address_limit():
             return
         await self._join_and_accept((tournament_group(self.tournament_id),))
         message: TournamentSocketMessage = {"type": "tournament", "tournament": view}
