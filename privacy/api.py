@@ -43,8 +43,9 @@ class Me(league_api.Me):
             "Deletes the caller's account. Running games treat the seat as resigned (R18) and "
             "open tables are left; finished games, tournaments and the league keep the seat "
             "under `deleted-<n>`. The e-mail address, tokens, sessions, push subscriptions, "
-            "follows, blocks, invitations and chat text are gone; the name is never given "
-            "out again."
+            "follows, blocks, invitations and chat text are gone (a line under an open report "
+            "keeps its text, for the moderators only, until the report is closed); the name "
+            "is never given out again."
         ),
     )
     def delete(self, request: Request) -> Response:
@@ -56,6 +57,9 @@ class Me(league_api.Me):
         serializer.is_valid(raise_exception=True)
         services.account_delete(user=user, password=serializer.validated_data["password"])
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+EXPORT_BUSY_RETRY_SECONDS = 10
 
 
 class Export(APIView):
@@ -72,9 +76,13 @@ class Export(APIView):
     )
     def get(self, request: Request) -> StreamingHttpResponse:
         user = player(request)
-        response = StreamingHttpResponse(
-            export.export_chunks(user), content_type="application/json"
-        )
+        stream = export.ExportStream.open(user)
+        if stream is None:
+            raise RateLimited(
+                "Exports are being made for other players: try again shortly.",
+                retry_after=EXPORT_BUSY_RETRY_SECONDS,
+            )
+        response = StreamingHttpResponse(stream, content_type="application/json")
         filename = f"wizard-{user.get_username()}.json"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response

@@ -3,9 +3,12 @@ thousands of games never makes the server hold them all at once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Generator, Iterator
+from functools import cache
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
@@ -38,7 +41,37 @@ from privacy.document import (
 from tournaments.models import Entry, Status
 
 
-def export_chunks(user: User) -> Iterator[str]:
+class ExportStream:
+    """An export as it is sent, holding one of this process's EXPORTS_AT_ONCE places until
+    the server closes the answer (Django calls `close` of a streamed content): however many
+    players ask, exports hold at most that many of the HTTP threads, however slowly their
+    clients read."""
+
+    def __init__(self, user: User, places: threading.BoundedSemaphore) -> None:
+        self.chunks, self.places, self.held = export_chunks(user), places, True
+
+    @classmethod
+    def open(cls, user: User) -> ExportStream | None:
+        """An export of `user`'s data, or None while every place is taken."""
+        places = _places(settings.EXPORTS_AT_ONCE)
+        return cls(user, places) if places.acquire(blocking=False) else None
+
+    def __iter__(self) -> Iterator[str]:
+        return self.chunks
+
+    def close(self) -> None:
+        self.chunks.close()
+        if self.held:
+            self.held = False
+            self.places.release()
+
+
+@cache
+def _places(most: int) -> threading.BoundedSemaphore:
+    return threading.BoundedSemaphore(max(1, most))
+
+
+def export_chunks(user: User) -> Generator[str, None, None]:
     """The DataExport of `user` as JSON text in pieces: everything but the games, then each
     game of theirs on its own."""
     head = dumps(_head(user))

@@ -22,13 +22,39 @@ def export_twice_an_hour(settings: Any) -> None:
     set_rate(settings, "export", "2/hour")
 
 
+def exported(player: Player) -> int:
+    """The export's status, its answer read to the end (the test client then closes it, as
+    the server closes every answer)."""
+    response = player.client.get(EXPORT)
+    if response.status_code == 200:
+        b"".join(response.streaming_content)
+    return int(response.status_code)
+
+
 def test_a_player_past_the_export_rate_gets_429_and_another_player_is_unaffected(
     make_player: Callable[..., Player], export_twice_an_hour: None
 ) -> None:
     asker, other = make_player("asker"), make_player("other")
     for _ in range(2):
-        assert asker.client.get(EXPORT).status_code == 200
+        assert exported(asker) == 200
     refused = asker.client.get(EXPORT)
     assert_error(refused, 429, "rate_limited")
     assert int(refused["Retry-After"]) >= 1
-    assert other.client.get(EXPORT).status_code == 200
+    assert exported(other) == 200
+
+
+def test_exports_at_once_are_bounded_and_a_finished_one_frees_its_place(
+    make_player: Callable[..., Player], settings: Any
+) -> None:
+    """However many players ask, exports hold at most EXPORTS_AT_ONCE of a process's HTTP
+    threads while their clients read; a place is free again once its answer is closed."""
+    settings.EXPORTS_AT_ONCE = 1
+    first, second = make_player("first"), make_player("second")
+    reading = first.client.get(EXPORT)  # its client has not read it yet
+    assert reading.status_code == 200
+    busy = second.client.get(EXPORT)
+    assert_error(busy, 429, "rate_limited")
+    assert int(busy["Retry-After"]) >= 1
+    assert b"".join(reading.streaming_content).startswith(b"{")
+    reading.close()  # the server closes an answer once it is sent (or its client has gone)
+    assert exported(second) == 200

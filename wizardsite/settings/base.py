@@ -130,6 +130,9 @@ HTTP_THREADS = env_int("HTTP_THREADS", 8)
 # A client that takes no part of its answer for this many seconds is cut off: a streamed
 # answer (the data export) holds one of those threads until the client takes each part.
 HTTP_SEND_TIMEOUT = env_int("HTTP_SEND_TIMEOUT", 30)
+# Data exports one web process sends at once (privacy.export.ExportStream): however many
+# players ask, and however slowly they read, exports hold at most this many HTTP threads.
+EXPORTS_AT_ONCE = env_int("EXPORTS_AT_ONCE", 2)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (server, worker, beat) share the file: wait for locks, don't fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
