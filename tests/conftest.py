@@ -1,7 +1,8 @@
 """Shared test set-up: which tests need which real service.
 
-`postgres` tests run only when the database is PostgreSQL (`.ci/run` runs the suite a second
-time on PostgreSQL and fails at once if the server is not there). Tests that need Redis or
+`postgres` tests run only when the database is PostgreSQL (`make test` with DATABASE_URL
+naming one, as `.ci/run` does); on SQLite they skip, unless REQUIRE_SERVICES=1 (CI), which
+refuses to run the suite there. Tests that need Redis or
 Chromium skip where those are missing, except under REQUIRE_SERVICES=1 (CI), where they fail.
 """
 
@@ -38,6 +39,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
     if connection.vendor == "postgresql":
         return
+    needs_postgres = [item for item in items if item.get_closest_marker("postgres") is not None]
+    if REQUIRE_SERVICES and needs_postgres:
+        raise pytest.UsageError(
+            f"REQUIRE_SERVICES=1 but the database is {connection.vendor}: {len(needs_postgres)}"
+            " tests need PostgreSQL (DATABASE_URL=postgres://...)"
+        )
     skip = pytest.mark.skip(reason="needs PostgreSQL: runs in the DATABASE_URL=postgres:// pass")
     for item in items:
         if item.get_closest_marker("postgres") is not None:

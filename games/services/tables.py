@@ -33,6 +33,7 @@ from core.errors import (
 from games import engine, selectors
 from games.difficulty import bot_kind_for
 from games.dispatch import dispatch, expire_at
+from games.fixed_seeds import table_seed
 from games.locks import Table, lock_table
 from games.models import Game, GameStatus, Seat, Spectators, Visibility, round_format
 from games.outcome import Outcome
@@ -167,7 +168,7 @@ def _create(
     bot_kind = bot_kind_for(bot_kind)  # easy, medium, hard, or an engine kind
     seats, bots = options.seats, options.bots
     _ensure_room(user, open_table=bots < seats - 1, bot_game=bots > 0)
-    seed = engine.new_seed()
+    seed = table_seed()
     game = Game.objects.create(
         created_by=user,
         seats=seats,
@@ -211,7 +212,7 @@ def seated_game(
         engine.round_numbers(len(users), round_format(rounds))  # R19
     except ValueError as error:
         raise Invalid(f"{error}.", fields={"rounds": [str(error)]}) from None
-    seed = engine.new_seed()
+    seed = table_seed()
     game = Game.objects.create(
         created_by=users[0],
         seats=options.seats,

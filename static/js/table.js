@@ -16,11 +16,15 @@ import { startGuide } from "./guide.js";
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
 
-/* Animation timings in ms. "fast" is the player's own choice, remembered in this browser. */
+/* Animation timings in ms, the player's own choice, remembered in this browser. "instant" moves
+   nothing and waits for nothing: a trick won stays on the table until the next card is played,
+   and a round's summary until the player continues. */
 const PACES = {
   normal: { play: 420, ownPlay: 260, bid: 380, trump: 500, deal: 450, hold: 1600, sweep: 420, summary: 7000 },
   fast: { play: 100, ownPlay: 60, bid: 80, trump: 120, deal: 100, hold: 600, sweep: 200, summary: 2500 },
+  instant: { play: 0, ownPlay: 0, bid: 0, trump: 0, deal: 0, hold: 0, sweep: 0, summary: 0 },
 };
+const paceNamed = (name) => (Object.hasOwn(PACES, name) ? name : "normal");
 // A move's answer with one of these statuses never came from the game (a proxy, a server down
 // or restarting, PostgreSQL unreachable: 503 `unavailable`): the move is sent again.
 const RETRY_STATUSES = [502, 503, 504];
@@ -64,6 +68,18 @@ function startTable() {
   function sceneFromView(v) {
     const round = v.round;
     const lastTrick = round && round.last_trick ? round.last_trick : null;
+    const held = paceName === "instant" && round && round.phase === "playing" && !round.trick.cards.length && lastTrick;
+    if (held) return { ...sceneOf(v, round, lastTrick), ...heldTrick(lastTrick) };
+    return sceneOf(v, round, lastTrick);
+  }
+
+  /* A won trick left on the table (the instant pace): its cards, who took it. */
+  function heldTrick(last) {
+    const bombed = last.winner === null || last.winner === undefined;
+    return { trick: last.cards.map((c) => ({ ...c })), trickWinner: bombed ? null : last.winner, trickBombed: bombed };
+  }
+
+  function sceneOf(v, round, lastTrick) {
     return {
       seq: v.seq,
       seats: v.seats,
@@ -233,7 +249,9 @@ function startTable() {
         break;
       case "play": {
         if (round) round.phase = "playing";
-        if (scene.trickWinner !== null || scene.trickBombed) { scene.trick = []; scene.trickWinner = null; scene.trickBombed = false; }
+        if (scene.trickWinner !== null || scene.trickBombed) {
+          scene.trick = []; scene.trickWinner = null; scene.trickBombed = false;
+        }
         if (noticeKind === "werewolf") hideNotice();
         const from = originOf(p.seat, p.card);
         // A Juggler or Cloud carries the suit named, a Shapeshifter its shape (R24, R25).
@@ -267,6 +285,10 @@ function startTable() {
             : fmt(gettext("Nobody takes the trick: it holds the Bomb. %(name)s leads next."), { name: name(leads) }));
         render();
         if (!quick) sound.trickWon();
+        if (paceName === "instant" && !quick) {  // it stays until the next card is played
+          if (receivedCard) showReceived(null);
+          break;
+        }
         await wait(pace().hold, quick);
         sweep(bombed ? null : p.seat, quick);  // runs on while the next events (or your next move) come
         scene.trick = [];
@@ -369,13 +391,14 @@ function startTable() {
     await new Promise((resolve) => {
       const ends = Date.now() + pace().summary;
       const left = $("summary-left");
-      const timer = setInterval(() => {
+      const timer = !pace().summary ? null : setInterval(() => {
         const seconds = Math.ceil((ends - Date.now()) / 1000);
         left.textContent = fmt(gettext("continues in %(s)s s"), { s: Math.max(0, seconds) });
         if (seconds <= 0) done();
       }, 250);
+      left.textContent = timer === null ? gettext("continues when you are ready") : "";
       function done() {
-        clearInterval(timer);
+        if (timer !== null) clearInterval(timer);
         box.removeEventListener("click", onClick);
         document.removeEventListener("keydown", onKey);
         resolve();
@@ -460,6 +483,10 @@ function startTable() {
       const again = document.querySelector("#controls " + key + ", #hand " + key);
       if (again && !again.disabled) again.focus({ preventScroll: true });
     }
+    // What the page shows, for scripts and tests: the last event played out, and whether it has
+    // played out everything it knows with no move of yours on its way.
+    root.dataset.seq = String(scene.seq);
+    root.dataset.settled = String(idle() && !moving());
   }
 
   function drawScene() {
@@ -888,13 +915,13 @@ function startTable() {
 
   /* ---- settings -------------------------------------------------------------------------- */
   function readPace() {
-    try { return localStorage.getItem("wizard.pace") === "fast" ? "fast" : "normal"; } catch (e) { return "normal"; }
+    try { return paceNamed(localStorage.getItem("wizard.pace")); } catch (e) { return "normal"; }
   }
 
   const paceSelect = $("pace");
   paceSelect.value = paceName;
   paceSelect.addEventListener("change", () => {
-    paceName = paceSelect.value === "fast" ? "fast" : "normal";
+    paceName = paceNamed(paceSelect.value);
     try { localStorage.setItem("wizard.pace", paceName); } catch (e) { /* private mode */ }
   });
   const largeButton = $("large-cards");

@@ -29,7 +29,7 @@ import redis
 from celery import Celery
 
 from tests.conftest import REQUIRE_SERVICES
-from tests.e2e.helpers import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, ROOT
+from tests.e2e.helpers import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, ROOT, WAIT_MS
 from tests.processes import end, procfile
 
 STARTUP_SECONDS = 90  # a loaded CI machine imports Django in three processes at once
@@ -181,6 +181,8 @@ def server_url(
         BOT_MOVE_DELAY_MS="0",
         REVIEW_BUDGET_MS="5",
         RATE_LIMITS_ENABLED="false",
+        # A scenario's player fixes the shuffle seed of the tables they create (helpers.sign_up).
+        TEST_SHUFFLE_SEEDS="true",
         PYTHONUNBUFFERED="1",
     )
     node = os.environ.get("PYTEST_XDIST_WORKER", "main")  # each xdist worker has its own stack
@@ -217,8 +219,9 @@ def browser(chromium_path: str) -> Iterator[Any]:
 
     Package scope: Playwright's sync API keeps an event loop running in this thread until it
     stops, which would break asyncio tests that run after these."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=chromium_path, headless=True, args=LAUNCH_ARGS

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from playwright.sync_api import expect
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
@@ -56,8 +58,11 @@ OPTIONS_JS = """() => {
   };
 }"""
 
-# The page has played out every event it received and shows the latest view.
+# The page has played out every event it received, with no move of the player's on its way.
 SETTLED_JS = "() => !!window.WizardTable && !window.WizardTable.busy"
+SETTLED = '#table[data-settled="true"]'
+SUMMARY_SHOWN = "#round-summary:not([hidden])"
+SEED_HEADER = "X-Test-Shuffle-Seed"
 
 # Every card code this page shows in the player's hand and in the seat boxes.
 SHOWN_CARDS_JS = """() => [...document.querySelectorAll("#hand [data-card], #seats [data-card]")]
@@ -121,14 +126,25 @@ class Player:
 
 
 def sign_up(
-    browser: Browser, base_url: str, username: str, *, pace: str = "fast", **context_options: Any
+    browser: Browser,
+    base_url: str,
+    username: str,
+    *,
+    pace: str = "fast",
+    seed: str | None = None,
+    **context_options: Any,
 ) -> Player:
     """A new browser context; the user signs up through /accounts/signup/ and lands logged in.
-    `pace`: the table's animation speed setting, "fast" for long games, "normal" as shipped."""
+    `pace`: the table's animation setting, "instant" (nothing moves, a won trick stays until
+    the next card, a round's summary until Continue) unless a test is about the animations.
+    `seed`: the shuffle seed of every table this player creates (TEST_SHUFFLE_SEEDS), so the
+    scenario deals the same hands and the bots answer the same way each run."""
     context = browser.new_context(base_url=base_url, **context_options)
     context.add_init_script(
         f"try {{ localStorage.setItem('wizard.pace', '{pace}'); }} catch (e) {{}}"
     )
+    if seed is not None:
+        context.set_extra_http_headers({SEED_HEADER: seed})
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.goto("/accounts/signup/")
@@ -140,7 +156,7 @@ def sign_up(
     page.wait_for_url("**/lobby/")
     nav = page.locator(f'header.site nav a[href="/players/{username}/"]')
     # On a phone the header's links sit behind its menu button: present, not necessarily shown.
-    assert nav.count() == 1, f"after sign-up {username} is not shown as logged in"
+    expect(nav).to_have_count(1)
     return Player(username=username, context=context, page=page)
 
 
@@ -171,17 +187,19 @@ def create_table(
     return game_id
 
 
-def settle(player: Player, *, what: str = "the table to play out its events") -> None:
-    """Until the page shows the latest view, continuing any round summary on the way."""
+def settle(player: Player, *, rounds: int = 30) -> None:
+    """Until the page has played out everything it knows, continuing each round's summary on
+    the way (at the instant pace a summary waits for Continue: the page never closes it)."""
     page = player.page
-    summary = page.locator('[data-testid="round-summary"]:not([hidden]) #summary-continue')
-    end = time.monotonic() + WAIT_MS / 1000 * 3
-    while not page.evaluate(SETTLED_JS):
-        assert time.monotonic() < end, f"{player.username}: waited for {what}: {player._describe()}"
-        if summary.count():
-            with contextlib.suppress(Exception):
-                summary.click(timeout=1000)
-        time.sleep(0.05)
+    table = page.locator("#table")
+    summary = page.locator("#round-summary:not([hidden]) #summary-continue")
+    for _ in range(rounds):
+        expect(page.locator(f"{SETTLED}, {SUMMARY_SHOWN}").first).to_be_attached()
+        if not summary.count():
+            expect(table).to_have_attribute("data-settled", "true")
+            return
+        summary.click()
+    raise AssertionError(f"{player.username}: more than {rounds} summaries to continue")
 
 
 def rest_view(
@@ -278,30 +296,18 @@ def play_turn(player: Player, rng: random.Random) -> dict[str, Any]:
 
 
 def _click_move(player: Player, target: str, move: str, seq: int) -> None:
-    """Click a control and wait for the move's POST and the view after it.
-
-    A click made while the page still waits for its previous move's answer is dropped by the
-    page (sendMove's `sending` guard), so a click that sends nothing is repeated."""
+    """Click a control of the settled page, check the move's answer and wait until the page
+    shows what came after `seq`."""
     page = player.page
-    for _attempt in range(3):
-        try:
-            with page.expect_request(
-                lambda r: r.url.endswith("/moves/") and r.method == "POST", timeout=WAIT_MS
-            ) as sent:
-                _click(player, target, move)
-        except timeout_error():
-            if player.view()["seq"] > seq:
-                return  # the move went through after all
-            continue
-        response = sent.value.response()
-        assert response is not None, f"{player.username}: {move} got no answer"
-        assert response.ok, (
-            f"{player.username}: {move} refused with {response.status}: {response.text()}"
-        )
-        response.finished()
-        player.wait_seq(seq + 1, what=f"the view after {move}")
-        return
-    raise AssertionError(f"{player.username}: clicking {target} ({move}) never sent the move")
+    with page.expect_response(
+        lambda r: r.url.endswith("/moves/") and r.request.method == "POST"
+    ) as answer:
+        _click(player, target, move)
+    response = answer.value
+    assert response.ok, (
+        f"{player.username}: {move} refused with {response.status}: {response.text()}"
+    )
+    expect(page.locator("#table")).not_to_have_attribute("data-seq", str(seq))
 
 
 def _click(player: Player, target: str, move: str) -> None:

@@ -65,6 +65,11 @@ MIDDLEWARE = [
     # Sync only, like the rest: the chain runs in the request's thread (wizardsite.infra).
     "notifications.middleware.remember_language",
 ]
+# Tests only (the production settings refuse it): a request's X-Test-Shuffle-Seed header fixes
+# the shuffle seed of the tables it creates, so a browser scenario deals known hands.
+TEST_SHUFFLE_SEEDS = env_bool("TEST_SHUFFLE_SEEDS", False)
+if TEST_SHUFFLE_SEEDS:
+    MIDDLEWARE.append("games.fixed_seeds.from_header")
 
 ROOT_URLCONF = "wizardsite.urls"
 WSGI_APPLICATION = "wizardsite.wsgi.application"

@@ -1,11 +1,15 @@
 """Production: DEBUG off, the secret from the environment, secure cookies and HTTPS."""
 
+from django.core.exceptions import ImproperlyConfigured
+
 from wizardsite.env import env_bool, env_choice, env_int, env_str
 from wizardsite.logs import logging_config
 from wizardsite.settings.base import *  # noqa: F403
 from wizardsite.settings.base import LOG_LEVEL, STORAGES
 
 DEBUG = False
+if TEST_SHUFFLE_SEEDS:  # noqa: F405
+    raise ImproperlyConfigured("TEST_SHUFFLE_SEEDS fixes shuffle seeds: tests only, never here")
 SECRET_KEY = env_str("SECRET_KEY")  # required: no default in production
 
 # Push needs VAPID_PRIVATE_KEY (and VAPID_PUBLIC_KEY) here: no key is derived in production.
