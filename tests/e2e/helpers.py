@@ -130,7 +130,7 @@ def sign_up(
     base_url: str,
     username: str,
     *,
-    pace: str = "fast",
+    pace: str = "instant",
     seed: str | None = None,
     **context_options: Any,
 ) -> Player:
