@@ -23,7 +23,7 @@ from tests.games.helpers import (
 
 def _finished_game(make_player: Callable[..., Player]) -> int:
     players = [make_player() for _ in range(3)]
-    game_id = seat_players(players)
+    game_id = seat_players(players, rounds=5)  # R19: a whole game, of its first five rounds
     play_to_end(game_id, players, random.Random(5))
     return game_id
 

@@ -19,7 +19,7 @@ from tests.league.helpers import Clock, finish_game, record_end, seat_table, sna
 
 pytestmark = pytest.mark.django_db
 
-LEAGUE_GAMES = 210
+LEAGUE_GAMES = 105
 
 
 def test_rebuild_equals_the_incremental_ratings_exactly(
@@ -27,7 +27,7 @@ def test_rebuild_equals_the_incremental_ratings_exactly(
 ) -> None:
     users = make_users(12)
     rng = random.Random(2026)
-    clock.step = timedelta(hours=8)  # 210 games × 8 h: three calendar months (seasons)
+    clock.step = timedelta(hours=16)  # 105 games × 16 h: three calendar months (seasons)
     casual = 0
     for number in range(LEAGUE_GAMES):
         size = rng.randint(3, 6)

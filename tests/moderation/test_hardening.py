@@ -50,7 +50,7 @@ def test_the_admin_shows_every_hand_once_the_game_has_ended(
     mod_client: Client, make_player: Callable[..., Player]
 ) -> None:
     people = [make_player() for _ in range(3)]
-    game_id = seat_players(people)
+    game_id = seat_players(people, rounds=3)
     play_to_end(game_id, people, random.Random(1))
     game = Game.objects.get(pk=game_id)
     page = html.unescape(mod_client.get(f"/admin/games/game/{game_id}/change/").content.decode())

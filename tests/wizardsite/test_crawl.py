@@ -98,8 +98,14 @@ def crawl(client: Client, start: list[str]) -> dict[str, str]:
     return pages
 
 
-def create_table(creator: Player, bots: int) -> int:
-    body = {"seats": 3, "bots": bots, "turn_seconds": 60, "blind_first_round": False}
+def create_table(creator: Player, bots: int, rounds: int | str = "full") -> int:
+    body = {
+        "seats": 3,
+        "bots": bots,
+        "turn_seconds": 60,
+        "blind_first_round": False,
+        "rounds": rounds,
+    }
     created = creator.client.post(f"{API}/games/", body, format="json")
     assert created.status_code == 201, created.content
     game_id: int = created.json()["id"]
@@ -108,11 +114,12 @@ def create_table(creator: Player, bots: int) -> int:
 
 @pytest.fixture
 def player(make_player: Callable[..., Player], settings: Any) -> Player:
-    """A player with a finished game against two bots, a running one, and an open table of
-    someone else's in the lobby."""
+    """A player with a finished game against two bots (its replay's pages are the same for
+    three rounds as for twenty), a running one, and an open table of someone else's in the
+    lobby."""
     settings.RATE_LIMITS_ENABLED = False  # three tables in a moment
     me, other = make_player("crawler"), make_player("host")
-    play_out(create_table(me, bots=2), random.Random(3))
+    play_out(create_table(me, bots=2, rounds=3), random.Random(3))  # R19: a short game
     create_table(me, bots=2)
     create_table(other, bots=0)
     return me

@@ -100,7 +100,9 @@ def test_generated_client_plays_a_whole_game(live_server: Any, tmp_path: Path) -
     models = api.models
     ada, bob = (sign_up(api, base_url, name) for name in ("ada", "bob"))
 
-    table = models.GameCreate3SeatsRequest(seats=3, bots=1, bot_kind=models.BotKindEnum.EASY)
+    # Six seats, four of them bots: ten rounds, the last dealing the whole deck (no trump card,
+    # R6), in a third of the requests three seats would take.
+    table = models.GameCreate6SeatsRequest(seats=6, bots=4, bot_kind=models.BotKindEnum.EASY)
     created = api.create.sync(client=ada, body=table)
     assert isinstance(created, models.GameView), created
     assert created.status == models.GameViewStatus.OPEN
@@ -131,8 +133,8 @@ def test_generated_client_plays_a_whole_game(live_server: Any, tmp_path: Path) -
         assert isinstance(view, models.GameView), view
 
     assert view.status == models.GameViewStatus.FINISHED
-    assert [record.round_ for record in view.scores] == list(range(1, 60 // 3 + 1))
-    assert view.winners and all(len(record.totals) == 3 for record in view.scores)
+    assert [record.round_ for record in view.scores] == list(range(1, 60 // 6 + 1))
+    assert view.winners and all(len(record.totals) == 6 for record in view.scores)
     page = api.events.sync(game_id=view.id, client=ada, page_size=1000)
     assert isinstance(page, models.PaginatedEventRowList), page
     assert page.next_ is None and isinstance(page.results[-1].payload, models.GameOver)
