@@ -441,7 +441,7 @@ def test_no_move_before_the_start(make_player: Callable[..., Player]) -> None:
 
 def test_no_move_after_the_end(make_player: Callable[..., Player], stranger: Player) -> None:
     human = make_player()
-    game_id = seat_players([human], seats=3, bots=2, bot_kind="random")
+    game_id = seat_players([human], seats=3, bots=2, bot_kind="random", rounds=3)  # R19
     game = game_row(game_id)
     while game.status == "active":
         state = game.engine_state()

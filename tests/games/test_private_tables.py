@@ -120,9 +120,9 @@ def test_a_table_for_its_players_only_refuses_everyone_else_its_replay_too(
 ) -> None:
     host, friend, stranger = (make_player(name) for name in ("host", "friend", "stranger"))
     befriend(host, friend)
-    game_id = create_game(host, seats=3, bots=2, spectators="players", blind_first_round=False)[
-        "id"
-    ]
+    game_id = create_game(
+        host, seats=3, bots=2, spectators="players", blind_first_round=False, rounds=2
+    )["id"]
     for outsider in (friend, stranger):
         assert_error(outsider.client.get(game_url(game_id)), 403, "not_a_player")
     assert host.view(game_id)["spectators"] == "players"
@@ -161,7 +161,7 @@ def test_the_rematch_keeps_who_may_find_and_watch_the_table(
 ) -> None:
     host = make_player("host")
     options = {"visibility": "private", "spectators": "players", "blind_first_round": False}
-    game_id = create_game(host, seats=3, bots=2, **options)["id"]
+    game_id = create_game(host, seats=3, bots=2, rounds=2, **options)["id"]
     play_out(game_id, random.Random(2))
     first = Game.objects.get(pk=game_id)
     answer = browser(host).post(f"/games/{game_id}/rematch/")

@@ -37,7 +37,7 @@ def test_a_game_with_bot_seats_leaves_ratings_and_standings_unchanged(
 ) -> None:
     humans = rated_players(make_users)[:2]
     before = snapshot()
-    game = services.game_create(user=humans[0], seats=6, bots=4).game
+    game = services.game_create(user=humans[0], seats=6, bots=4, rounds=3).game  # R17: counts
     for user in humans[1:]:
         game = services.game_join(game_id=game.pk, user=user).game
     assert game.status == GameStatus.ACTIVE
@@ -56,7 +56,8 @@ def test_a_solo_game_played_over_http_never_counts(
 ) -> None:
     solo = make_player("solo")
     before = snapshot()
-    game_id = create_game(solo, seats=6, bots=5)["id"]  # one human, five bots: starts at once
+    # One human, five bots: starts at once; three rounds (R19) would count between people (R17).
+    game_id = create_game(solo, seats=6, bots=5, rounds=3)["id"]
 
     final = play_to_end(game_id, [solo], random.Random(5))
 

@@ -1,4 +1,5 @@
-"""A finished game of two people and a bot, played through the services (first legal move)."""
+"""A finished game of two people and a bot, of R19's first four rounds, played through the
+services (first legal move)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def play_until(game_id: int, done: Callable[[engine.State], bool]) -> None:
 @pytest.fixture
 def finished(make_player: Callable[..., Player]) -> Finished:
     people = [make_player(), make_player()]
-    game_id = seat_players(people, bots=1, blind_first_round=False)
+    game_id = seat_players(people, bots=1, blind_first_round=False, rounds=4)  # R19
     play_until(game_id, lambda state: False)
     assert game_row(game_id).status == "finished"
     return Finished(game_id, people)

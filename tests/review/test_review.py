@@ -76,8 +76,8 @@ def test_the_last_move_sends_the_review_task_after_its_commit(
     django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
     people = [make_player(), make_player()]
-    game_id = seat_players(people, bots=1, blind_first_round=False)
-    play_until(game_id, lambda state: state.round == 20)  # a person's turn of the last round
+    game_id = seat_players(people, bots=1, blind_first_round=False, rounds=4)  # R19
+    play_until(game_id, lambda state: state.round == 4)  # a person's turn of the last round
     assert game_row(game_id).status == "active" and not GameReview.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
         play_until(game_id, lambda state: False)
