@@ -38,6 +38,7 @@ function startTable() {
   let view = JSON.parse($("initial-view").textContent);
   const initialYou = view.you;
   const baseTitle = document.title;
+  let paceName = readPace();
   let scene = sceneFromView(view);
   let known = view.seq;          // every event up to this seq is shown or queued
   const queue = [];
@@ -49,7 +50,6 @@ function startTable() {
   let turnShown = null;          // the seq at which your turn was last announced
   let turnFocused = null;        // the seq at which its controls last got the focus
   let overdueSynced = null;
-  let paceName = readPace();
   let leaving = false;
   let declaring = null;          // a Juggler, Cloud or Shapeshifter clicked: what it plays as is asked (R24, R25)
   let receivedCard = null;       // the card passed to you after a Juggler's trick (R24), marked in your hand
