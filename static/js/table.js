@@ -920,8 +920,11 @@ function startTable() {
 
   const paceSelect = $("pace");
   paceSelect.value = paceName;
+  const markPace = () => document.documentElement.classList.toggle("pace-instant", paceName === "instant");
+  markPace();
   paceSelect.addEventListener("change", () => {
     paceName = paceNamed(paceSelect.value);
+    markPace();
     try { localStorage.setItem("wizard.pace", paceName); } catch (e) { /* private mode */ }
   });
   const largeButton = $("large-cards");

@@ -187,19 +187,20 @@ def create_table(
     return game_id
 
 
-def settle(player: Player, *, rounds: int = 30) -> None:
+def settle(player: Player, *, steps: int = 1000) -> None:
     """Until the page has played out everything it knows, continuing each round's summary on
     the way (at the instant pace a summary waits for Continue: the page never closes it)."""
     page = player.page
     table = page.locator("#table")
-    summary = page.locator("#round-summary:not([hidden]) #summary-continue")
-    for _ in range(rounds):
-        expect(page.locator(f"{SETTLED}, {SUMMARY_SHOWN}").first).to_be_attached()
-        if not summary.count():
-            expect(table).to_have_attribute("data-settled", "true")
+    summary = page.locator(f"{SUMMARY_SHOWN} #summary-continue")
+    either = page.locator(f"{SETTLED}, {SUMMARY_SHOWN}").first
+    for _ in range(steps):  # each step continues a summary, or sees events arrive meanwhile
+        expect(either).to_be_attached()
+        if summary.count():
+            summary.click()
+        elif table.get_attribute("data-settled") == "true":
             return
-        summary.click()
-    raise AssertionError(f"{player.username}: more than {rounds} summaries to continue")
+    raise AssertionError(f"{player.username}: the table never settled: {player._describe()}")
 
 
 def rest_view(
