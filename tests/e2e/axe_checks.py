@@ -22,10 +22,7 @@ ANIMATIONS_DONE_JS = """async () => {
     const timing = a.effect ? a.effect.getComputedTiming() : null;
     return a.playState === "running" && timing && Number.isFinite(timing.endTime);
   });
-  // The page's own timer functions may be held (see HOLD_JS): the real one bounds the wait.
-  const later = (window.__a11y && window.__a11y.setTimeout) || setTimeout;
-  await Promise.race([Promise.all(running.map((a) => a.finished.catch(() => null))),
-                      new Promise((resolve) => later(resolve, 3000))]);
+  await Promise.all(running.map((a) => a.finished.catch(() => null)));
 }"""
 
 

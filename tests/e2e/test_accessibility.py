@@ -3,16 +3,14 @@ phase of a game, at a laptop's and a phone's size: no violation of a rule tagged
 wcag2aa, wcag21a, wcag21aa or wcag22aa (contrast, names, roles, target sizes…).
 
 Each page is named in PAGES and each table phase in PHASES; a test fails unless it checked
-every one. The table is played through the page's own controls wherever a phase is still to
-check (tests/e2e/table_phases.py). Rare steps (a card of your own to declare, the Werewolf,
-the Cloud's change) come by chance, so games go on, up to a bound, until each has come."""
+every one. The table is played through the page's own controls in seeded two-round games
+(tests/e2e/table_scenarios.py) that between them reach every phase, the rare ones too (a card
+of your own to declare, the Werewolf, the Juggler's pass, the Cloud's change)."""
 
 from __future__ import annotations
 
 import os
-import random
 import re
-import time
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -28,9 +26,9 @@ from tests.e2e.helpers import (
     Player,
     screenshots_on_failure,
     sign_up,
-    view_when_mine,
 )
-from tests.e2e.table_phases import HOLD_JS, MAX_GAMES, PHASES, Table, api_headers
+from tests.e2e.table_phases import PHASES, play_scenario, waiting_room
+from tests.e2e.table_scenarios import REVIEW_SCENARIO, TABLE_SCENARIOS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -87,33 +85,20 @@ class Site:
     tournament: str = ""
 
 
-MOVE_FIELDS = {"bids": ("bid", "bid"), "cards": ("play", "card"), "suits": ("trump", "suit")}
-
-
 def finished_game(player: Player) -> int:
-    """A two-round game against two bots, played to its end through the API."""
-    request = player.context.request
-    headers = api_headers(player)
-    body = {"seats": 3, "bots": 2, "blind_first_round": False, "rounds": 2}
-    response = request.post("/api/v1/games/", data=body, headers=headers)
-    assert response.status == 201, response.text()
-    game_id = int(response.json()["id"])
-    while (view := view_when_mine(player, game_id))["status"] == "active":
-        ((kind, options),) = view["legal"].items()
-        move_type, key = MOVE_FIELDS[kind]
-        move = {"type": move_type, key: options[0], "seq": view["seq"]}
-        answer = request.post(f"/api/v1/games/{game_id}/moves/", data=move, headers=headers)
-        assert answer.ok, answer.text()
-    return game_id
+    """A two-round game against two bots, played to its end on the table page; the player
+    was signed up with REVIEW_SCENARIO's seed."""
+    return play_scenario(player, REVIEW_SCENARIO, on_shown=lambda phase: None)
 
 
 def wait_for_review(player: Player, game_id: int) -> None:
-    """Until the worker has stored the hard bot's review of the game."""
-    end = time.monotonic() + WAIT_MS / 1000 * 3
-    url = f"/api/v1/games/{game_id}/analysis/"
-    while player.context.request.get(url).status == 404:
-        assert time.monotonic() < end, f"no review of game {game_id} stored"
-        time.sleep(0.2)
+    """Until the worker has stored the hard bot's review of the game (asked by the page)."""
+    player.page.wait_for_function(
+        "async (url) => (await fetch(url)).status !== 404",
+        arg=f"/api/v1/games/{game_id}/analysis/",
+        polling=200,
+        timeout=WAIT_MS * 3,
+    )
 
 
 def register(context: BrowserContext, username: str) -> None:
@@ -143,24 +128,21 @@ def private_table_of_another(site: Site, browser: Browser, server_url: str) -> N
 
 def mailed_link(email: str, path: str) -> str:
     """The newest link under `path` mailed to `email`: the web server's console mail backend
-    writes each mail to its log, followed by a line of dashes."""
+    writes each mail to its log, followed by a line of dashes, before it answers the request
+    that sent it (so the page that asked for it has loaded by now)."""
     node = os.environ.get("PYTEST_XDIST_WORKER", "main")
     log = ARTIFACTS / f"e2e-{node}-web.log"
     pattern = re.compile(r"https?://[^/\s]+(" + re.escape(path) + r"\S+)")
-    end = time.monotonic() + WAIT_MS / 1000
-    while True:
-        mails = log.read_text(errors="replace").split("-" * 79) if log.exists() else []
-        links = [
-            found.group(1)
-            for mail in mails
-            if f"To: {email}" in mail
-            for found in [pattern.search(mail)]
-            if found
-        ]
-        if links:
-            return links[-1]
-        assert time.monotonic() < end, f"no mail to {email} with a link to {path} in {log}"
-        time.sleep(0.2)
+    mails = log.read_text(errors="replace").split("-" * 79) if log.exists() else []
+    links = [
+        found.group(1)
+        for mail in mails
+        if f"To: {email}" in mail
+        for found in [pattern.search(mail)]
+        if found
+    ]
+    assert links, f"no mail to {email} with a link to {path} in {log}"
+    return links[-1]
 
 
 def create_tournament(page: Page) -> str:
@@ -270,7 +252,7 @@ def visit(site: Site, name: str) -> Page:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_every_page_passes_axe(browser: Browser, server_url: str, size: str) -> None:
     name = f"pages_{size}_{uuid.uuid4().hex[:6]}"
-    me = sign_up(browser, server_url, name, **context_options(size))
+    me = sign_up(browser, server_url, name, seed=REVIEW_SCENARIO.seed, **context_options(size))
     visitor_context = browser.new_context(base_url=server_url, **context_options(size))
     visitor = visitor_context.new_page()
     site = Site(me=me, visitor=visitor, other=f"other_{name}")
@@ -293,18 +275,22 @@ def test_every_page_passes_axe(browser: Browser, server_url: str, size: str) -> 
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_every_phase_of_the_table_passes_axe(browser: Browser, server_url: str, size: str) -> None:
-    player = sign_up(
-        browser, server_url, f"table_{size}_{uuid.uuid4().hex[:6]}", **context_options(size)
-    )
-    player.context.add_init_script(HOLD_JS)
-    table = Table(player=player, checks=Checks(size), rng=random.Random(7))
-    try:
-        with screenshots_on_failure(ARTIFACTS, [player]):
-            table.waiting_room()
-            games = 0
-            while any(table.unseen(phase) for phase in PHASES) and games < MAX_GAMES:
-                table.play_game()
-                games += 1
-            table.checks.assert_clean(PHASES)
-    finally:
-        player.close()
+    checks = Checks(size)
+    name = f"table_{size}_{uuid.uuid4().hex[:6]}"
+
+    def check(phase: str) -> None:  # each phase the first time it shows
+        if phase not in checks.done:
+            checks.run(phase, player.page)
+
+    for number, scenario in enumerate(TABLE_SCENARIOS):
+        player = sign_up(
+            browser, server_url, f"{name}_{number}", seed=scenario.seed, **context_options(size)
+        )
+        try:
+            with screenshots_on_failure(ARTIFACTS, [player]):
+                if number == 0:
+                    waiting_room(player, check)
+                play_scenario(player, scenario, check)
+        finally:
+            player.close()
+    checks.assert_clean(list(PHASES))

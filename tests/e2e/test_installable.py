@@ -6,13 +6,13 @@ player's language, with nothing of the player in it and nothing else in the cach
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.utils import translation
+from playwright.sync_api import expect
 
 from tests.e2e.helpers import LAUNCH_ARGS, WAIT_MS, Player, screenshots_on_failure, sign_up
 
@@ -30,6 +30,11 @@ CACHES_JS = """async () => {
   }
   return kept;
 }"""
+# In the service worker: once it sees the network again (at once when it already does).
+WORKER_ONLINE_JS = """(ms) => navigator.onLine || new Promise((resolve, reject) => {
+  self.addEventListener("online", () => resolve(true), { once: true });
+  setTimeout(() => reject(new Error("the service worker never saw the network again")), ms);
+})"""
 OFFLINE_LANGUAGE_JS = """async () => {
   const page = await caches.match("/offline/", { ignoreVary: true });
   return page ? page.headers.get("Content-Language") : null;
@@ -57,17 +62,15 @@ def controlled_after_reload(page: Any) -> None:
     assert page.evaluate("() => navigator.serviceWorker.controller !== null")
 
 
-def back_online(page: Any, load: Callable[[], object]) -> None:
-    """Load a page until it comes from the network: Chromium lifts its offline emulation for
-    the service worker a moment after the page, which meanwhile gets the offline page."""
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while True:
-        load()
-        page.wait_for_load_state()
-        if not page.locator('[data-testid="offline"]').count():
-            return
-        assert time.monotonic() < deadline, "the service worker never saw the network again"
-        page.wait_for_timeout(250)
+def back_online(player: Player, load: Callable[[], object]) -> None:
+    """The network back, then a page loaded from it: Chromium lifts its offline emulation for
+    the service worker after the page's, so the load waits until the worker is online too (it
+    would get the offline page meanwhile)."""
+    player.context.set_offline(False)
+    for worker in player.context.service_workers:
+        worker.evaluate(WORKER_ONLINE_JS, WAIT_MS)
+    load()
+    expect(player.page.locator('[data-testid="offline"]')).to_have_count(0)
 
 
 def test_the_worker_shows_the_offline_page_in_the_players_language_and_keeps_nothing_else(
@@ -98,8 +101,7 @@ def test_the_worker_shows_the_offline_page_in_the_players_language_and_keeps_not
             assert player.username not in page.content()  # kept without the player's cookies
 
             # The player picks Czech: the next page tells the worker, which fetches it anew.
-            player.context.set_offline(False)
-            back_online(page, lambda: page.goto("/lobby/"))
+            back_online(player, lambda: page.goto("/lobby/"))
             with page.expect_navigation():
                 page.locator("#language").select_option("cs")
             page.wait_for_function(
@@ -112,13 +114,11 @@ def test_the_worker_shows_the_offline_page_in_the_players_language_and_keeps_not
             assert page.locator("html").get_attribute("lang") == "cs"
             assert player.username not in page.content()  # fetched while signed in: still none
 
-            player.context.set_offline(False)
-
             def try_again() -> None:
                 with page.expect_navigation():
                     offline.get_by_role("link").click()
 
-            back_online(page, try_again)
+            back_online(player, try_again)
             page.wait_for_url("**/games/mine/")
     finally:
         player.close()

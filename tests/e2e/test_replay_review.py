@@ -3,44 +3,35 @@ second opinion ("hard bot: bid 2, about +18 points"), drawn by replay.js from th
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import WAIT_MS, Player, screenshots_on_failure, sign_up, view_when_mine
+from tests.e2e.helpers import WAIT_MS, Player, screenshots_on_failure, sign_up
+from tests.e2e.table_phases import play_scenario
+from tests.e2e.table_scenarios import REVIEW_SCENARIO
 
 pytestmark = pytest.mark.e2e
 
-MOVE = {"bids": ("bid", "bid"), "cards": ("play", "card"), "suits": ("trump", "suit")}
 
-
-def play_to_the_end_through_the_api(player: Player) -> int:
-    """A 3-seat game against two bots, the person's first legal move each turn, through the
-    API with the browser's session (the bots answer in the worker, after each move's answer)."""
-    request = player.context.request
-    token = next(c["value"] for c in player.context.cookies() if c["name"] == "csrftoken")
-    headers = {"X-CSRFToken": token, "Referer": player.page.url}
-    body = {"seats": 3, "bots": 2, "blind_first_round": False}
-    game_id = int(request.post("/api/v1/games/", data=body, headers=headers).json()["id"])
-    while (view := view_when_mine(player, game_id))["status"] == "active":
-        ((kind, options),) = view["legal"].items()
-        move_type, field = MOVE[kind]
-        move = {"type": move_type, field: options[0], "seq": view["seq"]}
-        response = request.post(f"/api/v1/games/{game_id}/moves/", data=move, headers=headers)
-        assert response.ok, response.text()
-    assert view["status"] == "finished"
-    return game_id
+def play_to_the_end(player: Player) -> int:
+    """A two-round game against two bots (REVIEW_SCENARIO's seed, which the player signed up
+    with), the person's first legal move each turn, played on the table page."""
+    return play_scenario(player, REVIEW_SCENARIO, on_shown=lambda phase: None)
 
 
 def wait_for_review(player: Player, game_id: int) -> None:
-    """Until the worker has stored the review of the game (it starts when the game ends)."""
+    """Until the worker has stored the review of the game (it starts when the game ends): the
+    page asks for it until it is there."""
     analysis = f"/api/v1/games/{game_id}/analysis/"
-    end = time.monotonic() + WAIT_MS / 1000 * 3
-    while (status := player.context.request.get(analysis).status) == 404:
-        assert time.monotonic() < end, f"no review of game {game_id} stored"
-        time.sleep(0.2)
+    player.page.wait_for_function(
+        "async (url) => (await fetch(url)).status !== 404",
+        arg=analysis,
+        polling=200,
+        timeout=WAIT_MS * 3,
+    )
+    status = player.context.request.get(analysis).status
     assert status == 200, f"GET {analysis}: {status}"
 
 
@@ -50,10 +41,12 @@ def wait_for_review(player: Player, game_id: int) -> None:
 def test_the_replay_shows_the_hard_bots_second_opinion(
     browser: Any, server_url: str, artifacts: Path, size: dict[str, int]
 ) -> None:
-    player = sign_up(browser, server_url, f"review_{size['width']}", viewport=size)
+    player = sign_up(
+        browser, server_url, f"review_{size['width']}", seed=REVIEW_SCENARIO.seed, viewport=size
+    )
     try:
         with screenshots_on_failure(artifacts, [player]):
-            game_id = play_to_the_end_through_the_api(player)
+            game_id = play_to_the_end(player)
             page = player.page
             wait_for_review(player, game_id)
             page.goto(f"/games/{game_id}/replay/")
