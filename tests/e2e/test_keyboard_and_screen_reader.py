@@ -257,18 +257,19 @@ def test_the_live_region_reads_cards_tricks_and_rounds(
 
 
 def _summary_goes_by_itself(player: Player) -> None:
-    """At the normal pace the round's summary closes on its own (after 7 s): no click."""
+    """At the fast pace the round's summary closes on its own (after 2.5 s): no click."""
     expect(player.page.locator(SUMMARY_OPEN)).to_have_count(0)
 
 
 def test_reduced_motion_runs_no_animation(browser: Any, server_url: str, artifacts: Path) -> None:
-    # The normal pace, whose every step animates unless the reduced-motion setting stops it.
+    # The fast pace, whose every step animates (60 ms and more) unless the reduced-motion
+    # setting stops it.
     player = _player(
         browser,
         server_url,
         "still_cards",
         reduced_motion="reduce",
-        pace="normal",
+        pace="fast",
         seed=STILL_SEED,
     )
     page = player.page
