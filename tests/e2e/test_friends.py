@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.helpers import (
     NO_HORIZONTAL_SCROLL_JS,
-    WAIT_MS,
     Player,
     create_table,
     screenshots_on_failure,
@@ -22,6 +22,11 @@ from tests.e2e.helpers import (
 
 pytestmark = pytest.mark.e2e
 
+SEED = "friends-1"  # the private table: the host, the guest and a bot, whatever it deals
+# Every page's own socket (ws/me/) asks for the header's count of games awaiting your move
+# as soon as it is open: by then the server counts the user online.
+MY_TURNS = "/api/v1/games/?mine=true&my_turn=true"
+
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 
@@ -30,17 +35,17 @@ def befriend(one: Player, other: Player) -> None:
     """`one` follows `other` from their profile, and `other` follows back from `one`'s."""
     one.page.goto(f"/players/{other.username}/")
     one.page.locator('[data-testid="follow-button"]').click()
-    one.page.wait_for_selector('[data-testid="unfollow-button"]')
+    expect(one.page.locator('[data-testid="unfollow-button"]')).to_be_visible()
     other.page.goto(f"/players/{one.username}/")
     assert other.page.locator('[data-testid="relation-status"]').inner_text().strip()
     other.page.locator('[data-testid="follow-button"]').click()
-    other.page.wait_for_selector('[data-testid="unfollow-button"]')
+    expect(other.page.locator('[data-testid="unfollow-button"]')).to_be_visible()
 
 
 def test_a_friend_invited_from_the_panel_joins_through_the_toast(
     browser: Any, server_url: str, artifacts: Path
 ) -> None:
-    host = sign_up(browser, server_url, "friend_host", viewport=LAPTOP)
+    host = sign_up(browser, server_url, "friend_host", viewport=LAPTOP, seed=SEED)
     guest = sign_up(browser, server_url, "friend_guest", viewport=PHONE, locale="es-ES")
     stranger = sign_up(browser, server_url, "friend_stranger", viewport=LAPTOP)
     players = [host, guest, stranger]
@@ -49,22 +54,22 @@ def test_a_friend_invited_from_the_panel_joins_through_the_toast(
             befriend(host, guest)
             game_id = create_table(host, seats=3, bots=1, visibility="private")
 
-            guest.page.goto("/lobby/")  # any page: its ws/me/ socket hears the invitation
+            # Any page: its ws/me/ socket hears the invitation; once it is open, the guest is
+            # online for the server.
+            with guest.page.expect_response(lambda r: MY_TURNS in r.url):
+                guest.page.goto("/lobby/")
+            host.page.reload()  # the panel is drawn on load
             panel = host.page.locator('[data-testid="friends-panel"]')
             friend = panel.locator(f'[data-testid="friend-{guest.username}"]')
             online = friend.locator('[data-testid="friend-status"]')
-            for _ in range(10):  # the panel is drawn on load: reload until the guest is online
-                if "online" in online.inner_text() and "offline" not in online.inner_text():
-                    break
-                host.page.wait_for_timeout(500)
-                host.page.reload()
+            expect(online).to_have_text("online")
             friend.locator(f'[data-testid="invite-friend-{guest.username}"]').click()
             status = host.page.locator('[data-testid="invite-status"]')
-            status.filter(has_text=guest.username).wait_for(timeout=WAIT_MS)
+            expect(status.filter(has_text=guest.username)).to_be_visible()
             host.page.screenshot(path=str(artifacts / "friends-waiting-room-laptop.png"))
 
             toast = guest.page.locator('[data-testid="invite-toast"]')
-            toast.wait_for(timeout=WAIT_MS)
+            expect(toast).to_be_visible()
             assert host.username in toast.inner_text()
             assert guest.page.evaluate(NO_HORIZONTAL_SCROLL_JS)
             guest.page.screenshot(path=str(artifacts / "friends-invite-toast-phone.png"))
@@ -88,8 +93,10 @@ def test_a_friend_invited_from_the_panel_joins_through_the_toast(
             assert spanish != "Good luck!", "the presets are not translated into Spanish"
             host.page.locator('[data-testid="chat-preset-good_luck"]').click()
             greeting = guest.page.locator("#chat-messages li").filter(has_text=spanish)
-            greeting.wait_for(state="attached")  # a phone may keep the chat folded away
-            host.page.locator("#chat-messages li").filter(has_text="Good luck!").wait_for()
+            expect(greeting).to_be_attached()  # a phone may keep the chat folded away
+            expect(
+                host.page.locator("#chat-messages li").filter(has_text="Good luck!")
+            ).to_be_visible()
     finally:
         for player in players:
             player.close()

@@ -1,7 +1,8 @@
 """A player whose socket cannot connect (a proxy that drops websockets, a server whose socket
 side is down) still plays: the page polls the game over REST and stays in step with a player
 who has a socket, its moves go through REST, it keeps trying to reconnect, and a move whose
-answer was lost is sent again with its seq and never applies twice."""
+answer was lost is sent again with its seq and never applies twice. The table is dealt from a
+fixed seed and played with fixed choices: the same turns each run."""
 
 from __future__ import annotations
 
@@ -10,20 +11,21 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.helpers import (
     Player,
     create_table,
     play_turn,
-    rest_view_when,
-    settle,
     sign_up,
     wait_table_live,
 )
+from tests.e2e.page_waits import MY_TURN, OVER, at_seq, seat_acts, until
 
 pytestmark = pytest.mark.e2e
 
 DECISIONS = 8  # a few turns of each player, through the first rounds
+SEED = "socket-down-1"  # alice (seat 0), bob (seat 1) and a bot: whatever it deals
 
 UNSENT_JS = "() => window.WizardTable.progress.unsent"
 ERROR_LINE_JS = "() => document.getElementById('error-line').textContent"
@@ -32,8 +34,7 @@ ERROR_LINE_JS = "() => document.getElementById('error-line').textContent"
 @pytest.fixture
 def players(browser: Any, server_url: str) -> Iterator[tuple[Player, Player, list[str]]]:
     """alice, whose every socket is refused, and bob, whose socket works."""
-    suffix = random.randrange(10**6)
-    alice = sign_up(browser, server_url, f"alice_nows_{suffix}")
+    alice = sign_up(browser, server_url, "alice_nows", seed=SEED)
     attempts: list[str] = []
 
     def refuse(socket: Any) -> None:
@@ -41,7 +42,7 @@ def players(browser: Any, server_url: str) -> Iterator[tuple[Player, Player, lis
         socket.close(code=1011)
 
     alice.context.route_web_socket("**/ws/**", refuse)
-    bob = sign_up(browser, server_url, f"bob_ws_{suffix}")
+    bob = sign_up(browser, server_url, "bob_ws")
     try:
         yield alice, bob, attempts
     finally:
@@ -61,8 +62,8 @@ def test_without_a_socket_the_page_polls_moves_over_rest_and_resends_a_lost_move
     # Alice's page learns that the game started without any push.
     wait_table_live(alice, what="the started game, by polling")
     lost = False
+    view = both_at_a_persons_turn(alice, bob, after=None)
     for _ in range(DECISIONS):
-        view = both_at_a_persons_turn(alice, bob, game_id)
         if view["status"] != "active":
             break
         if view["to_act"] == view["you"]:
@@ -74,8 +75,8 @@ def test_without_a_socket_the_page_polls_moves_over_rest_and_resends_a_lost_move
         else:
             after = play_turn(alice, rng)
             bob.wait_seq(after["seq"], what="alice's REST move, pushed to bob")
+        view = both_at_a_persons_turn(alice, bob, after=view["seq"])
     assert lost, "alice never had a turn"
-    both_at_a_persons_turn(alice, bob, game_id)
     assert alice.view()["seq"] == bob.view()["seq"]
     # It kept trying to reconnect (with back-off: not a socket per frame).
     assert 2 <= len(attempts) < 60, attempts
@@ -83,20 +84,16 @@ def test_without_a_socket_the_page_polls_moves_over_rest_and_resends_a_lost_move
     assert "down" in (box.get_attribute("class") or "")
 
 
-def persons_turn_or_over(view: dict[str, Any]) -> bool:
-    if view["status"] != "active":
-        return True
-    (acting,) = [p for p in view["players"] if p["seat"] == view["to_act"]]
-    return not acting["is_bot"]
-
-
-def both_at_a_persons_turn(alice: Player, bob: Player, game_id: int) -> dict[str, Any]:
-    """Once the bot has answered (in the worker), both pages show the game at alice's or
-    bob's turn (or its end); bob's view over REST."""
-    view = rest_view_when(bob, game_id, persons_turn_or_over, what="the bot's answer")
-    for player in (alice, bob):
-        player.wait_seq(view["seq"], what="the game at a person's turn")
-        settle(player)
+def both_at_a_persons_turn(alice: Player, bob: Player, *, after: int | None) -> dict[str, Any]:
+    """Once the bot has answered (in the worker, after the answer to the move at seq `after`),
+    both pages rest at alice's or bob's turn (or the game's end): bob's page, from his socket,
+    then alice's, from her polling. Bob's view."""
+    person = f"{MY_TURN}, {OVER}, {seat_acts(0, after=after)}"
+    until(bob, person, what="the bot's answer: a person's turn")
+    if after is not None:
+        expect(bob.page.locator("#table")).not_to_have_attribute("data-seq", str(after))
+    view = bob.view()
+    until(alice, at_seq(view["seq"]), what="the game at a person's turn, by polling")
     return view
 
 

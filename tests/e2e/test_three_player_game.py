@@ -1,51 +1,50 @@
-"""Three people sign up, meet in the lobby and play a whole game (20 rounds, R2) in three
-browser contexts, through the pages only. Along the way: what each page may show of the
-others' hands (R9 and the hidden-information rule of API.md), and screenshots of the main
-screens under test-artifacts/.
+"""Three people sign up, meet in the lobby and play a whole game to its game-over screen in
+three browser contexts, through the pages only: the lobby's shortest format, rounds 1 to 3
+(R19), dealt from a fixed seed and played with fixed choices, so it is the same game each run.
+Along the way: what each page may show of the others' hands (R9 and the hidden-information
+rule of API.md), and screenshots of the main screens under test-artifacts/. (A whole game of
+R2's 20 rounds, its score sheet and its hidden hands round by round, is played through the API
+in tests/games/test_full_game.py and tests/games/test_hidden_information.py.)
 
 The game is played once, by a module fixture; the tests below check what it recorded."""
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import time
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.helpers import (
     SHOWN_CARDS_JS,
-    Deadline,
     Player,
     create_table,
     play_turn,
     screenshots_on_failure,
-    settle,
     sign_up,
-    timeout_error,
     wait_table_live,
 )
+from tests.e2e.page_waits import OVER, at_seq, my_turn, until
 
 pytestmark = pytest.mark.e2e
 
-GAME_MINUTES = 20  # a stuck game fails here rather than hang the run
-SEED = int(os.environ.get("E2E_SEED", "2024"))  # the players' choices; the deal is the server's
+# The table creator's seed: bob (seat 1) deals first. Round 1 (blind) turns up Y11; round 2,
+# dealt by carol (seat 2), turns up W2, so carol chooses trump on her page; round 3, dealt by
+# alice, turns up R13.
+SEED = "three-player-2"
+CHOICES = 2024  # the players' bids, trumps and cards: a random.Random seeded with this
+ROUNDS = 3  # R19's shortest format in the lobby: rounds 1 to 3, the first one blind (R9)
 USERNAMES = ("alice_e2e", "bob_e2e", "carol_e2e")
 
 SEAT_CARDS_JS = """() => Object.fromEntries([...document.querySelectorAll("#seats .seat")].map(
   (box) => [box.dataset.seat, [...box.querySelectorAll("[data-card]")]
     .map((el) => el.dataset.card).filter(Boolean)]))"""
-
-# The current trick as drawn, once the page has played out the events it received.
-TRICK_DRAWN_JS = """() => { const r = window.WizardTable.view.round;
-  return r && !window.WizardTable.busy
-    && document.querySelectorAll('[data-testid="trick-card"]').length === r.trick.cards.length; }"""
 
 FINAL_JS = """() => ({
   gameover_shown: document.getElementById("gameover").checkVisibility(),
@@ -71,22 +70,15 @@ class PlayedGame:
     hidden_checked_rounds: list[int] = field(default_factory=list)
     leaks: list[str] = field(default_factory=list)
     blind_cards: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    trumps_chosen: list[int] = field(default_factory=list)  # the rounds a page chose trump in
     screenshots: dict[str, Path] = field(default_factory=dict)
 
 
 def find_in_lobby(player: Player, game_id: int) -> None:
-    """The open table appears in the lobby's live list (a reload only as a fallback)."""
+    """The open table appears in the lobby's live list (pushed, or fetched when its socket
+    opens), without a reload."""
     row = player.page.locator(f'#open-tables tr[data-game="{game_id}"]')
-    try:
-        row.wait_for(state="visible", timeout=10_000)
-    except timeout_error():
-        warnings.warn(
-            f"table {game_id} did not appear in {player.username}'s live lobby list within 10 s;"
-            " found after a reload",
-            stacklevel=2,
-        )
-        player.page.reload()
-        row.wait_for(state="visible")
+    expect(row).to_be_visible()
     text = row.inner_text()
     assert "hook rule" in text and "no hook rule" not in text, text
     assert "blind first round" in text, text
@@ -99,15 +91,15 @@ def join_from_lobby(player: Player, game_id: int) -> None:
     page.locator(f'#open-tables tr[data-game="{game_id}"] a.button').click()
     page.wait_for_url(f"**/games/{game_id}/")
     join = page.locator("#join-button")
-    join.wait_for(state="visible")
+    expect(join).to_be_visible()
     with page.expect_navigation():
         join.click()
 
 
 def sync_all(players: list[Player], seq: int, what: str) -> list[dict[str, Any]]:
+    """Every page at rest on `seq` (a person's decision: nothing else moves meanwhile)."""
     for player in players:
-        player.wait_seq(seq, what=what)
-        settle(player, what=what)
+        until(player, at_seq(seq), what=what)
     views = [player.view() for player in players]
     seqs = {view["seq"] for view in views}
     assert len(seqs) == 1, f"{what}: the pages disagree on seq {seqs}"
@@ -194,12 +186,15 @@ def play_three_player_game(
     """Sign-ups, the table from the lobby, and the whole game through the three pages."""
     started = time.monotonic()
     for name in USERNAMES:  # each lands in the lobby after signing up
-        players.append(sign_up(browser, server_url, name))
+        seed = SEED if name == USERNAMES[0] else None  # the creator's table is dealt from it
+        players.append(sign_up(browser, server_url, name, seed=seed))
     alice, bob, carol = players
 
-    game_id = create_table(alice, seats=3, bots=0, hook_rule=True, blind_first_round=True)
+    game_id = create_table(
+        alice, seats=3, bots=0, hook_rule=True, blind_first_round=True, rounds=str(ROUNDS)
+    )
     game = PlayedGame(players=players, game_id=game_id)
-    alice.page.locator("#waiting-room").wait_for(state="visible")
+    expect(alice.page.locator("#waiting-room")).to_be_visible()
     tags = alice.page.locator("#waiting-room .tags").inner_text()
     assert "hook rule" in tags and "no hook rule" not in tags, tags
     assert "blind first round" in tags, tags
@@ -207,7 +202,7 @@ def play_three_player_game(
     find_in_lobby(bob, game_id)
     screenshot(game, bob, "lobby", artifacts, full_page=True)
     join_from_lobby(bob, game_id)
-    bob.page.locator("#leave-button").wait_for(state="visible")
+    expect(bob.page.locator("#leave-button")).to_be_visible()
     find_in_lobby(carol, game_id)
     join_from_lobby(carol, game_id)
 
@@ -218,12 +213,15 @@ def play_three_player_game(
     assert sorted(by_seat) == [0, 1, 2], states
     assert states[0]["you"] == 0, "the creator takes seat 0"
 
+    # No bot at this table: each move's answer names the next person to act, and nothing moves
+    # until they do (each acts well within the 60 s turn limit).
     fresh = max(states, key=lambda state: state["seq"])
-    rng = random.Random(SEED)
-    deadline = Deadline(GAME_MINUTES * 60, f"the three-player game (E2E_SEED={SEED})")
+    rng = random.Random(CHOICES)
     while fresh["status"] == "active":
+        actor = by_seat[fresh["to_act"]]
+        seat = fresh["to_act"]
+        fresh = my_turn(actor, what=f"its turn as seat {seat} after seq {fresh['seq']}")
         rnd = fresh["round"]
-        deadline.check(f"round {rnd['number']}, seq {fresh['seq']}")
         if rnd["number"] == 1 and not game.blind_cards:
             sync_all(players, fresh["seq"], "the blind round on every page")
             check_blind_round(players, game)
@@ -236,39 +234,28 @@ def play_three_player_game(
         ):
             sync_all(players, fresh["seq"], f"the first trick of round {rnd['number']}")
             check_hidden_hands(players, rnd["number"], game)
-        actor = by_seat[fresh["to_act"]]
-        actor.wait_js(
-            "s => { const v = window.WizardTable.view; return v.seq >= s"
-            " && (v.status !== 'active' || v.legal !== null); }",
-            fresh["seq"],
-            what=f"its turn as seat {fresh['to_act']} at seq {fresh['seq']}",
-        )
         if (
             "table-mid-trick" not in game.screenshots
             and rnd["number"] >= 3
             and rnd["phase"] == "playing"
             and rnd["trick"] in (1, 2)
         ):
-            actor.wait_js(TRICK_DRAWN_JS, what="the current trick to be drawn")
+            trick = actor.page.locator('[data-testid="trick-card"]')
+            expect(trick).to_have_count(rnd["trick"])  # the current trick, as drawn
             screenshot(game, actor, "table-mid-trick", artifacts, full_page=True)
+        if "suits" in fresh["legal"]:
+            game.trumps_chosen.append(rnd["number"])
         fresh = play_turn(actor, rng)
     game.moves = sum(player.moves for player in players)
 
     for player in players:
-        player.wait_js(
-            "() => window.WizardTable.view.status === 'finished'"
-            " && !document.getElementById('gameover').hidden",
-            what="the game-over panel",
-        )
-        player.wait_js(
-            "() => !document.querySelector('[data-testid=\"turn-timer\"]')",
-            what="the turn timer to go once the game is over",
-        )
+        # The last round's summary stays until continued; then the game-over panel.
+        until(player, OVER, what="the end of the game")
+        expect(player.page.locator("#gameover")).to_be_visible()
+        # The turn timer goes once the game is over.
+        expect(player.page.locator('[data-testid="turn-timer"]')).to_have_count(0)
         # Three people, no bot: a league game, whose rating changes show once it is rated.
-        player.wait_js(
-            "() => document.querySelectorAll('[data-testid=\"rating-change\"]').length === 3",
-            what="each player's rating change",
-        )
+        expect(player.page.locator('[data-testid="rating-change"]')).to_have_count(3)
         game.final[player.username] = player.page.evaluate(FINAL_JS)
         game.final[player.username]["ratings"] = player.page.locator(
             '[data-testid="rating-change"]'
@@ -300,7 +287,9 @@ def test_three_players_play_a_whole_game(three_player_game: PlayedGame) -> None:
             re.fullmatch(r"rating -?[\d.]+ → -?[\d.]+ \([+−][\d.]+\)", text)
             for text in final["ratings"]
         ), final["ratings"]
-        assert final["sheet_rows"] == 20, f"{name}: {final['sheet_rows']} score-sheet rows, not 20"
+        assert final["sheet_rows"] == ROUNDS, (
+            f"{name}: {final['sheet_rows']} score-sheet rows, not {ROUNDS}"
+        )
         scores = views[name]["scores"]
         assert final["seat_scores"] == [str(s) for s in scores], (name, final, scores)
         totals = [int(cell) for cell in final["sheet_last"]]
@@ -312,14 +301,17 @@ def test_three_players_play_a_whole_game(three_player_game: PlayedGame) -> None:
     assert len(places) == 1, f"the pages disagree on the final places: {places}"
     scores = {tuple(view["scores"]) for view in views.values()}
     assert len(scores) == 1, f"the pages disagree on the final scores: {scores}"
-    # Every round: one bid each; rounds 2–20: every card (round 1 plays itself, R9).
-    assert game.moves >= 3 * 20 + 3 * sum(range(2, 21)), game.moves
+    # Every round: one bid each; rounds 2 and 3: every card (round 1 plays itself, R9); and
+    # carol's trump in round 2 (SEED turns up a Wizard).
+    assert game.moves >= 3 * ROUNDS + 3 * sum(range(2, ROUNDS + 1)), game.moves
+    assert game.trumps_chosen == [2], game.trumps_chosen
 
 
 def test_pages_never_show_another_players_hand(three_player_game: PlayedGame) -> None:
     game = three_player_game
     assert game.blind_cards, "the blind round was never checked"
-    assert sorted(game.hidden_checked_rounds) == list(range(2, 21)), game.hidden_checked_rounds
+    rounds = list(range(2, ROUNDS + 1))
+    assert sorted(game.hidden_checked_rounds) == rounds, game.hidden_checked_rounds
     assert game.leaks == [], "\n".join(game.leaks)
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.helpers import (
     NO_HORIZONTAL_SCROLL_JS,
-    WAIT_MS,
     Player,
     screenshots_on_failure,
     sign_up,
@@ -20,6 +20,8 @@ from tests.e2e.helpers import (
 )
 
 pytestmark = pytest.mark.e2e
+
+SEED = "cup-1"  # the host starts the tournament: its first table is dealt from this seed
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
@@ -51,7 +53,7 @@ def fits(player: Player, name: str, artifacts: Path) -> None:
 def test_three_players_meet_at_the_first_table_of_a_swiss_tournament(
     browser: Any, server_url: str, artifacts: Path
 ) -> None:
-    host = sign_up(browser, server_url, "cup_host", viewport=LAPTOP)
+    host = sign_up(browser, server_url, "cup_host", viewport=LAPTOP, seed=SEED)
     ann = sign_up(browser, server_url, "cup_ann", viewport=PHONE)
     bob = sign_up(browser, server_url, "cup_bob", viewport=LAPTOP, locale="es-ES")
     players = [host, ann, bob]
@@ -60,30 +62,30 @@ def test_three_players_meet_at_the_first_table_of_a_swiss_tournament(
             path = create_tournament(host)
             status = host.page.locator('[data-testid="tournament-status"]')
             assert status.inner_text().strip() == "Upcoming"
-            host.page.locator('[data-testid="tournament-countdown"]').wait_for()
+            expect(host.page.locator('[data-testid="tournament-countdown"]')).to_be_visible()
             host.page.locator('[data-testid="tournament-join"]').click()
-            host.page.locator('[data-testid="tournament-withdraw"]').wait_for()
+            expect(host.page.locator('[data-testid="tournament-withdraw"]')).to_be_visible()
 
             ann.page.goto("/tournaments/")
             ann.page.locator('[data-testid="tournament-row"]').filter(has_text="Quick cup").click()
             ann.page.wait_for_url(f"**{path}")
             ann.page.locator('[data-testid="tournament-join"]').click()
-            ann.page.locator('[data-testid="tournament-withdraw"]').wait_for()
+            expect(ann.page.locator('[data-testid="tournament-withdraw"]')).to_be_visible()
             fits(ann, "tournament-upcoming-phone", artifacts)
             bob.page.goto(path)
             bob.page.locator('[data-testid="tournament-join"]').click()
-            bob.page.locator('[data-testid="tournament-withdraw"]').wait_for()
+            expect(bob.page.locator('[data-testid="tournament-withdraw"]')).to_be_visible()
             assert bob.page.locator('[data-testid="standing-row"]').count() == 3
 
             host.page.reload()
             host.page.locator('[data-testid="tournament-start"]').click()
-            host.page.locator('[data-testid="tournament-table"]').wait_for()
+            expect(host.page.locator('[data-testid="tournament-table"]')).to_be_visible()
             assert status.inner_text().strip() == "Running"
             fits(host, "tournament-running-laptop", artifacts)
             # The others' pages show the table live, their own with its Play link.
             for player in (ann, bob):
                 mine = player.page.locator('[data-testid="tournament-table"].mine')
-                mine.wait_for(timeout=WAIT_MS)
+                expect(mine).to_be_visible()
             fits(ann, "tournament-running-phone", artifacts)
 
             for player in players:
