@@ -1,8 +1,9 @@
 """A push service that accepts connections and never answers delays no game: on a real stack
-(Daphne, the main worker, the notices' worker and beat, on a private PostgreSQL and Redis),
-four players with 10 subscriptions each to such a service, each at a table of their own whose
-turns keep pushing to it, hold every thread of the notices' worker; meanwhile an unrelated
-table's bots bid at their usual pace and its turn timer auto-moves on time.
+(the web server, the main worker, the notices' worker and beat, as the Procfile starts them,
+on a private PostgreSQL and Redis), four players with 10 subscriptions each to such a service,
+each at a table of their own whose turns keep pushing to it, hold every thread of the notices'
+worker; meanwhile an unrelated table's bots bid at their usual pace and its turn timer
+auto-moves on time.
 
 Before the notices had a queue of their own, these pushes ran on the worker of the bots and
 the timer, and held an unrelated game's first bot bid a minute late.

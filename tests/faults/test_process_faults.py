@@ -1,9 +1,9 @@
-"""A game goes on through the faults of a real stack (Daphne, a Celery worker and beat, on a
-private PostgreSQL and a private Redis): the worker and then Daphne killed with SIGKILL and
-started again, Redis frozen and then killed and started again. After each the turn timer
-plays on by itself and sockets connect and converge on the latest seq; at the end every
-event replays through the engine to the stored state, seq has no gap, and the moves that were
-answered 200 are in the game exactly once each.
+"""A game goes on through the faults of a real stack (the web server, a Celery worker and beat
+as the Procfile starts them, on a private PostgreSQL and a private Redis): the worker and then
+the web server killed with SIGKILL and started again, Redis frozen and then killed and started
+again. After each the turn timer plays on by itself and sockets connect and converge on the
+latest seq; at the end every event replays through the engine to the stored state, seq has no
+gap, and the moves that were answered 200 are in the game exactly once each.
 
 Marked `postgres`: it runs once in CI, in .ci/run's PostgreSQL pass."""
 
@@ -110,7 +110,7 @@ def test_worker_web_and_redis_faults_lose_and_double_no_move(
         site.start("worker")
         game.timer_moves()
 
-        # Daphne dies: its sockets with it. Started again, every client converges.
+        # The web server dies: its sockets with it. Started again, every client converges.
         site.kill("web")
         site.start("web")
         game.sockets_converge()
@@ -136,7 +136,7 @@ def test_worker_web_and_redis_faults_lose_and_double_no_move(
         game.sockets_converge()
 
         report = site.audit()
-        logs = site.logs()
+        logs = site.logs(lines=None)
     assert "Traceback" not in logs and "Unrecoverable" not in logs, logs
     assert_sound(report)
     stored = report[str(game.game_id)]
