@@ -163,14 +163,16 @@ class Stack:
             return [*command, *WORKER_OPTIONS]
         return command
 
-    def start(self, name: str) -> None:
-        """Starts the Procfile's `name` and waits until it answers: the web server a page, a
-        Celery worker a ping over the broker (beat answers nothing)."""
-        self.stack.start(name, self.argv(name))
-        if name == "web":
+    def start(self, *names: str) -> None:
+        """Starts these processes of the Procfile, all at once, and waits until they answer:
+        the web server a page, each Celery worker a ping over the broker (beat answers
+        nothing)."""
+        for name in names:
+            self.stack.start(name, self.argv(name))
+        if "web" in names:
             self.stack.wait_web(self.base)
-        elif name in WORKERS:
-            self.stack.wait_workers(self.redis_url, name)
+        if workers := [name for name in names if name in WORKERS]:
+            self.stack.wait_workers(self.redis_url, *workers)
 
     def kill(self, name: str) -> None:
         """SIGKILL: no shutdown of any kind, as when a machine or a container dies."""

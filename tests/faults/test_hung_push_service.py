@@ -108,8 +108,7 @@ def test_a_hung_push_service_leaves_bot_steps_and_auto_moves_on_time(
     with stack(private_pg.url, private_redis.url, tmp_path) as site:
         site.settings_module = "tests.faults.push_settings"
         site.extra_env["WEB_PUSH_TEST_ORIGINS"] = hung_service.url
-        for name in ("web", "worker", "notify", "beat"):
-            site.start(name)
+        site.start("web", "worker", "notify", "beat")
 
         # Players whose every turn pushes to the hung service, 10 subscriptions each.
         for n in range(HOLDERS):

@@ -97,8 +97,7 @@ def test_worker_web_and_redis_faults_lose_and_double_no_move(
     private_pg: PrivatePostgres, private_redis: PrivateRedis, tmp_path: Path
 ) -> None:
     with stack(private_pg.url, private_redis.url, tmp_path) as site:
-        for name in ("web", "worker", "beat"):
-            site.start(name)
+        site.start("web", "worker", "beat")
         people = [register(site, f"proc_fault_{n}") for n in range(3)]
         game = Game(site, seat_three(site, people, turn_seconds=TURN_SECONDS), people)
         game.move()
