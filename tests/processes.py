@@ -82,10 +82,13 @@ def redis_answers(url: str) -> bool:
     """Whether the Redis at `url` answers a PING."""
     import redis
 
+    client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
     try:
-        return bool(redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2).ping())
+        return bool(client.ping())
     except (redis.RedisError, OSError):
         return False
+    finally:
+        client.close()
 
 
 def celery_answers(broker: str, names: set[str]) -> bool:
