@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import urllib.error
@@ -28,6 +29,15 @@ WORKERS = ("worker", "notify", "review")  # the Procfile's Celery workers, pinge
 # 5.7: the consumer drops its lost connection before the Gossip step stops), which the process
 # fault test would take for a failure.
 WORKER_OPTIONS = ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+
+# A traceback a fault makes a library log and recover from, by the line that logs it and the
+# exception it ends with: channels_redis's pub/sub receive task logs its lost connection to a
+# killed Redis as an error, then connects again a second later (channels_redis 4.3,
+# pubsub._do_receiving). Any other traceback in a process's log fails a fault test.
+RECOVERED = [
+    ("ERROR channels_redis.pubsub Unexpected exception in receive task", "redis.exceptions."),
+]
+LOG_RECORD = re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) |^\[\d{4}-\d\d-\d\d ")
 
 # Every game's events replay through the engine to its stored state, with seqs 1..n.
 AUDIT = """
@@ -208,6 +218,27 @@ def stack(database_url: str, redis_url: str, folder: Path) -> Iterator[Stack]:
         yield running
     finally:
         running.stop_all()
+
+
+def unexpected_tracebacks(logs: str) -> list[str]:
+    """Each log record in `logs` that holds a traceback, but those of RECOVERED: a record is a
+    line in the format of the site's or Celery's log lines and the lines after it up to the
+    next such line."""
+    records: list[list[str]] = [[]]
+    for line in logs.splitlines():
+        if LOG_RECORD.match(line) or line.startswith("--- "):  # a record, or a log's heading
+            records.append([])
+        records[-1].append(line)
+    found = []
+    for record in records:
+        if not any(line.startswith("Traceback (most recent call last):") for line in record):
+            continue
+        ending = [line for line in record if line and not line[0].isspace()][-1]
+        if not any(
+            record[0].startswith(logged) and ending.startswith(error) for logged, error in RECOVERED
+        ):
+            found.append("\n".join(record))
+    return found
 
 
 @dataclass
