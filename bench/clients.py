@@ -13,15 +13,13 @@ import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from bench.live_stack import HOST, USER_PREFIX
-
-if TYPE_CHECKING:
-    from bench.live_stack import Stack
+from bench.live_stack import USER_PREFIX
+from tests.processes import HOST
 
 PLAYERS = 4
 STALL_SECONDS = 5.0  # a table without news this long asks for its views again
@@ -341,23 +339,3 @@ def percentile(samples: list[float], q: float) -> float:
 def ms(seconds: float, digits: int = 0) -> str:
     """Seconds as milliseconds with `digits` decimals; "n/a" for NaN."""
     return "n/a" if math.isnan(seconds) else f"{seconds * 1000:.{digits}f}"
-
-
-async def wait_for_server(port: int, stack: Stack, timeout: float = 90) -> None:
-    """Return once Django answers on `port`; RuntimeError after `timeout` seconds."""
-    limit = time.monotonic() + timeout
-    while True:
-        stack.check_alive()
-        http = Http(port)
-        try:
-            await http.request("GET", "/api/v1/accounts/me/")
-        except HttpError:
-            return  # 401: Django answers
-        except OSError:
-            if time.monotonic() > limit:
-                raise RuntimeError(f"the server did not answer:\n{stack.log_tail('web')}") from None
-            await asyncio.sleep(0.3)
-        else:
-            return
-        finally:
-            http.close()

@@ -1,16 +1,18 @@
 """The live stack under load: moves, websocket pushes and the turn timer, end to end.
 
     .venv/bin/python bench/live.py [--mode socket,rest] [--sweep 1,5,20 | --games K]
-                                   [--seconds 20] [--warmup 3] [--server daphne]
+                                   [--seconds 20] [--warmup 3] [--server uvicorn]
     .venv/bin/python bench/live.py --mode think [--games 50] [--seconds 60] [--think 1]
                                    [--idle-games 10] [--idle-seconds 30]
     .venv/bin/python bench/live.py --mode lateness [--idle-games 10] [--idle-seconds 30]
 
-Starts the stack on loopback (bench/live_stack.py): the web server (Daphne, or `--server
-uvicorn-workers:N`), a Celery worker, the review worker and beat, against PostgreSQL (the
-database is created if missing and migrated) and Redis, with DEBUG, rate limits and bot pacing
-off; every process it starts is stopped when it ends, however it ends. Players sign up over
-REST. All clients run in this one asyncio process (bench/clients.py); its CPU is printed too.
+Starts the stack on loopback (bench/live_stack.py), each process as the Procfiles start it: the
+web server (the Procfile's, as `make run`; with `--server uvicorn-workers:N` Procfile.production's
+with WEB_CONCURRENCY=N, as `make serve`), a Celery worker, the review worker and beat, against
+PostgreSQL (the database is created if missing and migrated) and Redis, with DEBUG, rate limits
+and bot pacing off; every process it starts is stopped when it ends, however it ends. Players
+sign up over REST. All clients run in this one asyncio process (bench/clients.py); its CPU is
+printed too.
 
 `--mode socket` and `--mode rest` (default: both): K closed-loop 4-player games without think
 time (bench/live_closed.py). For each K of `--sweep` (or the one `--games`) and each mode, after
@@ -48,24 +50,21 @@ from bench.clients import (  # noqa: E402
     ms,
     percentile,
     register,
-    wait_for_server,
 )
 from bench.live_closed import ClosedLoop, Result  # noqa: E402
 from bench.live_stack import (  # noqa: E402
-    BIN,
     SERVER_PARTS,
     Stack,
     cpu_snapshot,
-    free_port,
     loopback_only,
     other_databases_transactions,
     other_redis_clients,
     parse_server,
     retire_bench_games,
-    uvicorn_available,
 )
 from bench.live_think import measure_lateness, measure_think  # noqa: E402
 from bench.postgres import ensure_database  # noqa: E402
+from tests.processes import BIN, HOST, free_port  # noqa: E402
 
 MODES = ("socket", "rest", "think", "lateness")
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/wizard_bench_live"
@@ -184,7 +183,7 @@ async def closed_loop(args: argparse.Namespace, stack: Stack, accounts: list[Acc
 
 
 async def measure(args: argparse.Namespace, stack: Stack) -> None:
-    await wait_for_server(args.port, stack)
+    await asyncio.to_thread(stack.wait_web, f"http://{HOST}:{args.port}")
     began = time.perf_counter()
     accounts = await register(args.port, args.users)
     print(f"live: registered {args.users} players in {time.perf_counter() - began:.1f} s")
@@ -231,7 +230,12 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument(
         "--warmup", type=float, default=3.0, help="seconds of play before each window (default 3)"
     )
-    parser.add_argument("--server", default="daphne", help="daphne or uvicorn-workers:N")
+    parser.add_argument(
+        "--server",
+        default="uvicorn",
+        help="uvicorn (the Procfile's web server, one process; the default) or"
+        " uvicorn-workers:N (Procfile.production's, N processes on one port)",
+    )
     parser.add_argument(
         "--no-review",
         action="store_true",
@@ -276,11 +280,9 @@ def parse_arguments() -> argparse.Namespace:
     if args.users < PLAYERS:
         parser.error(f"--users must be at least {PLAYERS}")
     try:
-        args.server_name, args.workers = parse_server(args.server)
+        args.workers = parse_server(args.server)
     except ValueError as error:
         parser.error(str(error))
-    if args.server_name == "uvicorn" and not uvicorn_available():
-        parser.error("--server uvicorn-workers:N needs uvicorn in the virtualenv")
     if urlsplit(args.database_url).scheme not in ("postgres", "postgresql"):
         parser.error("--database-url must be a postgres:// URL")
     if int(urlsplit(args.redis_url).path.lstrip("/") or 0) == 0:
@@ -332,22 +334,20 @@ def main() -> None:
             port=args.port,
             env=env,
             workdir=Path(workdir),
-            server=args.server_name,
             workers=args.workers,
             review=not args.no_review,
         )
         try:
-            stack.start()
+            stack.start_all()
             asyncio.run(measure(args, stack))
         except KeyboardInterrupt:
             print("live: interrupted", file=sys.stderr)
             raise SystemExit(130) from None
         except BaseException:
-            for name in stack.processes:
-                print(f"--- {name} log (last lines)\n{stack.log_tail(name)}", file=sys.stderr)
+            print(f"live: the processes' logs (last lines)\n{stack.report(30)}", file=sys.stderr)
             raise
         finally:
-            stack.stop()
+            stack.stop_all()
             retire_bench_games(args.database_url)
 
 

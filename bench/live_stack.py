@@ -1,27 +1,22 @@
 """The live benchmark's stack: the web server, Celery worker, review worker and beat as
-subprocesses on loopback, against PostgreSQL and Redis, and their CPU time from /proc."""
+subprocesses on loopback, started as the Procfiles start them (tests/processes.py, the stack of
+the browser and fault tests too), against PostgreSQL and Redis, and their CPU time from /proc."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import socket
-import subprocess
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 from urllib.parse import urlsplit
 
 import psycopg
 
-from core import limits
+from tests.processes import HOST, ProcessStack, with_option
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = ROOT / ".venv" / "bin" if (ROOT / ".venv" / "bin").is_dir() else Path(sys.executable).parent
-HOST = "127.0.0.1"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 USER_PREFIX = "livebench-"
 
@@ -30,13 +25,6 @@ def loopback_only(url: str, what: str) -> None:
     host = urlsplit(url).hostname
     if host not in LOOPBACK:
         sys.exit(f"live: {what} must point at a loopback address, not {host!r}")
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def retire_bench_games(url: str) -> int:
@@ -55,63 +43,30 @@ def retire_bench_games(url: str) -> int:
 # --------------------------------------------------------------------------- the web server
 
 
-def uvicorn_available() -> bool:
-    found = subprocess.run(
-        [str(BIN / "python"), "-c", "import uvicorn"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        check=False,
-    )
-    return found.returncode == 0
-
-
-def parse_server(text: str) -> tuple[str, int]:
-    """`daphne` → ("daphne", 1); `uvicorn-workers:N` → ("uvicorn", N). ValueError otherwise."""
-    if text == "daphne":
-        return "daphne", 1
+def parse_server(text: str) -> int:
+    """How many web processes: `uvicorn` → 1 (the Procfile's web server, as `make run`);
+    `uvicorn-workers:N` → N (Procfile.production's, as `make serve` with WEB_CONCURRENCY=N).
+    ValueError otherwise."""
+    if text == "uvicorn":
+        return 1
     name, _, count = text.partition(":")
     if name == "uvicorn-workers" and count.isdigit() and 1 <= int(count) <= 64:
-        return "uvicorn", int(count)
-    raise ValueError(f"--server is 'daphne' or 'uvicorn-workers:N', not {text!r}")
+        return int(count)
+    raise ValueError(f"--server is 'uvicorn' or 'uvicorn-workers:N', not {text!r}")
 
 
-def web_command(server: str, workers: int, port: int) -> list[str]:
-    """The web server as the Procfiles run it, with their bound on a socket message's size."""
-    most = str(limits.SOCKET_SERVER_MAX_BYTES)
-    if server == "daphne":
-        return [
-            str(BIN / "daphne"),
-            "-b",
-            HOST,
-            "-p",
-            str(port),
-            "--websocket-max-message-size",
-            most,
-            "wizardsite.asgi:application",
-        ]
-    return [
-        str(BIN / "python"),
-        "-m",
-        "uvicorn",
-        "wizardsite.asgi:application",
-        "--host",
-        HOST,
-        "--port",
-        str(port),
-        "--workers",
-        str(workers),
-        "--log-level",
-        "warning",
-        "--no-access-log",
-        "--no-proxy-headers",  # as the Procfiles: the site decides the client's address
-        "--ws-max-size",
-        most,
-    ]
+def web_command(workers: int, port: int) -> list[str]:
+    """The web server as the Procfiles start it: `make run`'s for one process, `make serve`'s
+    (Procfile.production, its workers sharing the port) for several."""
+    if workers == 1:
+        return ProcessStack({"WEB_PORT": str(port)}, Path()).command("web")
+    values = {"HOST": HOST, "PORT": str(port), "WEB_CONCURRENCY": str(workers)}
+    return ProcessStack(values, Path()).command("web", "Procfile.production")
 
 
-class Stack:
-    """The web server, Celery worker, review worker and beat as subprocesses, logging to
-    `workdir`."""
+class Stack(ProcessStack):
+    """The web server, Celery worker, review worker and beat, each as the Procfile starts it
+    (`web_command` for the web server), logging to `workdir`."""
 
     def __init__(
         self,
@@ -119,73 +74,29 @@ class Stack:
         port: int,
         env: dict[str, str],
         workdir: Path,
-        server: str = "daphne",
         workers: int = 1,
         review: bool = True,
     ) -> None:
+        super().__init__({**env, "WEB_PORT": str(port)}, workdir)
         self.port = port
-        self.env = env
         self.workdir = workdir
-        self.server = server
         self.workers = workers
         self.review = review
-        self.processes: dict[str, subprocess.Popen[bytes]] = {}
-        self._logs: list[IO[bytes]] = []
 
-    def start(self) -> None:
-        celery = [str(BIN / "celery"), "-A", "wizardsite"]
-        background = [str(BIN / "python"), "-m", "wizardsite.background"]
-        quiet = ["-l", "WARNING"]
-        review = ["--queues", "review", "--hostname", "review@%h", "--pool", "solo"]
+    def start_all(self) -> None:
+        beat = with_option(self.command("beat"), "--schedule", str(self.workdir / "beat-schedule"))
         commands = {
-            "web": web_command(self.server, self.workers, self.port),
-            "worker": [*celery, "worker", "--pool", "threads", "--concurrency", "2", *quiet],
-            # As the Procfiles run it: its own queue, at the lowest priority (its CPU is the
-            # review of finished games, not the move path: reported apart, not in a move's cost).
-            "review": [*background, *celery, "worker", *review, *quiet],
-            "beat": [*celery, "beat", *quiet, "--schedule", str(self.workdir / "beat-schedule")],
+            "web": web_command(self.workers, self.port),
+            "worker": self.command("worker"),
+            # Its own queue, at the lowest priority (its CPU is the review of finished games,
+            # not the move path: reported apart, not in a move's cost).
+            "review": self.command("review"),
+            "beat": beat,
         }
         if not self.review:
             del commands["review"]
         for name, command in commands.items():
-            log = (self.workdir / f"{name}.log").open("wb")
-            self._logs.append(log)
-            self.processes[name] = subprocess.Popen(
-                command,
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # a Ctrl-C reaches us, and we stop them in order
-            )
-
-    def check_alive(self) -> None:
-        for name, process in self.processes.items():
-            if process.poll() is not None:
-                raise RuntimeError(
-                    f"{name} exited with {process.returncode}:\n{self.log_tail(name)}"
-                )
-
-    def log_tail(self, name: str, lines: int = 30) -> str:
-        path = self.workdir / f"{name}.log"
-        if not path.exists():
-            return ""
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-
-    def stop(self) -> None:
-        for process in self.processes.values():
-            if process.poll() is None:
-                process.terminate()
-        deadline = time.monotonic() + 15
-        for process in self.processes.values():
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            if process.poll() is None:
-                process.kill()
-                process.wait(timeout=5)
-        for log in self._logs:
-            log.close()
+            self.start(name, command)
 
 
 # --------------------------------------------------------------------------- CPU accounting

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import redis
 
 from tests.conftest import REQUIRE_SERVICES
 from tests.faults.postgres import PrivatePostgres, private_postgres
-from tests.faults.stack import Stack, free_port
+from tests.faults.stack import Stack
+from tests.processes import free_port, redis_answers
 
 
 @dataclass
@@ -65,15 +65,12 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
 def _start_redis(argv: list[str], url: str) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 10
-    while True:
-        try:
-            redis.Redis.from_url(url, socket_connect_timeout=1).ping()
-            return process
-        except redis.ConnectionError:
-            if time.monotonic() > deadline:
-                process.kill()
-                pytest.fail("the private redis-server did not start")
-            time.sleep(0.05)
+    while not redis_answers(url):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("the private redis-server did not start")
+        time.sleep(0.05)
+    return process
 
 
 @pytest.fixture(scope="session")

@@ -1,18 +1,16 @@
-"""The site as real processes for fault tests: Daphne (or uvicorn, as the Procfile runs it) on a
-free port, and a Celery worker and beat when there is a Redis, all against a private PostgreSQL
-(tests/faults/postgres.py) or a SQLite file. The test talks to them over HTTP and websockets
-only, kills them with SIGKILL and starts them again, and audits the database afterwards in a
-process of its own."""
+"""The site as real processes for fault tests: the web server on a free port, and the Celery
+workers and beat when there is a Redis, each started as the Procfile starts it (tests/processes.py),
+all against a private PostgreSQL (tests/faults/postgres.py) or a SQLite file. The test talks to
+them over HTTP and websockets only, kills them with SIGKILL and starts them again, and audits the
+database afterwards in a process of its own."""
 
 from __future__ import annotations
 
 import json
 import os
-import signal
-import socket
+import re
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -21,16 +19,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
-from django.conf import settings
+from tests.processes import ROOT, ProcessStack, free_port, with_option
 
-from core import limits
-from tests.processes import end, procfile
-
-ROOT = Path(settings.BASE_DIR)
-BIN = Path(sys.executable).parent
 PASSWORD = "a-long-enough-password-1"
 REQUEST_TIMEOUT = 10.0  # no answer within this is a hang: the fault tests fail on it
+WORKERS = ("worker", "notify", "review")  # the Procfile's Celery workers, pinged when started
+# Added to the Procfile's Celery workers here: the site uses none of the three, and with gossip
+# on, a worker whose Redis restarts logs "Error on restarting Gossip" with a traceback (Celery
+# 5.7: the consumer drops its lost connection before the Gossip step stops), which the process
+# fault test would take for a failure.
+WORKER_OPTIONS = ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+
+# A traceback a fault makes a library log and recover from, by the line that logs it and the
+# exception it ends with: channels_redis's pub/sub receive task logs its lost connection to a
+# killed Redis as an error, then connects again a second later (channels_redis 4.3,
+# pubsub._do_receiving). Any other traceback in a process's log fails a fault test.
+RECOVERED = [
+    ("ERROR channels_redis.pubsub Unexpected exception in receive task", "redis.exceptions."),
+]
+LOG_RECORD = re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) |^\[\d{4}-\d\d-\d\d ")
 
 # Every game's events replay through the engine to its stored state, with seqs 1..n.
 AUDIT = """
@@ -55,13 +62,6 @@ with transaction.atomic():  # one snapshot: a timer move committed meanwhile is 
       }
 print(json.dumps(report))
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -101,21 +101,26 @@ def call(
 
 @dataclass
 class Stack:
+    """The fault tests' site: its processes (`processes`, by name), their logs in `folder`.
+    `settings_module` and `extra_env` may change until the first process starts."""
+
     database_url: str
     redis_url: str
     folder: Path
     port: int = field(default_factory=free_port)
-    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     settings_module: str = "wizardsite.settings"
     extra_env: dict[str, str] = field(default_factory=dict)
-    server: str = "daphne"  # or "uvicorn": the Procfile's own web command
+    _stack: ProcessStack | None = field(default=None, init=False, repr=False)
 
     @property
     def env(self) -> dict[str, str]:
+        if self._stack is not None:
+            return self._stack.env
         env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
         env.update(
             DJANGO_SETTINGS_MODULE=self.settings_module,
             DATABASE_URL=self.database_url,
+            WEB_PORT=str(self.port),
             DEBUG="0",  # the production error pages
             RATE_LIMITS_ENABLED="false",
             LOG_LEVEL="WARNING",
@@ -125,6 +130,17 @@ class Stack:
             env["REDIS_URL"] = self.redis_url
         env.update(self.extra_env)
         return env
+
+    @property
+    def stack(self) -> ProcessStack:
+        """The processes, with the environment as it is at the first start."""
+        if self._stack is None:
+            self._stack = ProcessStack(self.env, self.folder)
+        return self._stack
+
+    @property
+    def processes(self) -> dict[str, subprocess.Popen[bytes]]:
+        return self.stack.processes
 
     @property
     def base(self) -> str:
@@ -148,93 +164,33 @@ class Stack:
         self.python("manage.py", "migrate", "--noinput")
 
     def argv(self, name: str) -> list[str]:
-        celery = [str(BIN / "celery"), "-A", "wizardsite"]
-        quiet = ["--loglevel", "WARNING", "--without-gossip", "--without-mingle"]
-        return {
-            "web": self._web_argv(),
-            # As the Procfiles run them: the default queue (bots, the timer), and the notices'.
-            "worker": [
-                *celery,
-                "worker",
-                "--queues",
-                "celery",
-                "--pool",
-                "threads",
-                "--concurrency",
-                "2",
-                *quiet,
-                "--without-heartbeat",
-            ],
-            "notify": [
-                *celery,
-                "worker",
-                "--queues",
-                "notifications",
-                "--hostname",
-                "notify@%h",
-                "--pool",
-                "threads",
-                "--concurrency",
-                "4",
-                *quiet,
-                "--without-heartbeat",
-            ],
-            "beat": [
-                *celery,
-                "beat",
-                "--loglevel",
-                "WARNING",
-                "--schedule",
-                str(self.folder / "beat-schedule"),
-            ],
-        }[name]
+        """The Procfile's command for `name`; beat keeps its schedule in `folder`, the workers
+        take WORKER_OPTIONS too."""
+        command = self.stack.command(name)
+        if name == "beat":
+            return with_option(command, "--schedule", str(self.folder / "beat-schedule"))
+        if name in WORKERS:
+            return [*command, *WORKER_OPTIONS]
+        return command
 
-    def _web_argv(self) -> list[str]:
-        if self.server == "uvicorn":
-            program, *options = procfile({"WEB_PORT": str(self.port)})["web"]
-            return [str(BIN / program), *options]
-        return [
-            str(BIN / "daphne"),
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(self.port),
-            "--websocket-max-message-size",
-            str(limits.SOCKET_SERVER_MAX_BYTES),
-            "wizardsite.asgi:application",
-        ]
-
-    def start(self, name: str) -> None:
-        log = (self.folder / f"{name}.log").open("ab")
-        self.processes[name] = subprocess.Popen(
-            self.argv(name), cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
-        )
-        if name == "web":
-            self._wait_web()
+    def start(self, *names: str) -> None:
+        """Starts these processes of the Procfile, all at once, and waits until they answer:
+        the web server a page, each Celery worker a ping over the broker (beat answers
+        nothing)."""
+        for name in names:
+            self.stack.start(name, self.argv(name))
+        if "web" in names:
+            self.stack.wait_web(self.base)
+        if workers := [name for name in names if name in WORKERS]:
+            self.stack.wait_workers(self.redis_url, *workers)
 
     def kill(self, name: str) -> None:
         """SIGKILL: no shutdown of any kind, as when a machine or a container dies."""
-        process = self.processes.pop(name)
-        process.send_signal(signal.SIGKILL)
-        process.wait(timeout=10)
+        self.stack.kill(name)
 
-    def _wait_web(self) -> None:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.processes["web"].poll() is not None:
-                pytest.fail(f"the web server exited:\n{self.logs()}")
-            try:
-                with urllib.request.urlopen(self.base + "/rules/", timeout=2):
-                    return
-            except (urllib.error.URLError, OSError):
-                time.sleep(0.1)
-        pytest.fail(f"the web server did not answer:\n{self.logs()}")
-
-    def logs(self) -> str:
-        return "\n".join(
-            f"--- {log.name}\n{log.read_text(errors='replace')[-3000:]}"
-            for log in sorted(self.folder.glob("*.log"))
-        )
+    def logs(self, lines: int | None = 60) -> str:
+        """The end of every process's log (None: all of each)."""
+        return self.stack.report(lines)
 
     def api(
         self,
@@ -251,8 +207,8 @@ class Stack:
         return report
 
     def stop_all(self) -> None:
-        for name in list(self.processes):
-            end(self.processes.pop(name))
+        if self._stack is not None:
+            self._stack.stop_all()
 
 
 @contextmanager
@@ -262,6 +218,27 @@ def stack(database_url: str, redis_url: str, folder: Path) -> Iterator[Stack]:
         yield running
     finally:
         running.stop_all()
+
+
+def unexpected_tracebacks(logs: str) -> list[str]:
+    """Each log record in `logs` that holds a traceback, but those of RECOVERED: a record is a
+    line in the format of the site's or Celery's log lines and the lines after it up to the
+    next such line."""
+    records: list[list[str]] = [[]]
+    for line in logs.splitlines():
+        if LOG_RECORD.match(line) or line.startswith("--- "):  # a record, or a log's heading
+            records.append([])
+        records[-1].append(line)
+    found = []
+    for record in records:
+        if not any(line.startswith("Traceback (most recent call last):") for line in record):
+            continue
+        ending = [line for line in record if line and not line[0].isspace()][-1]
+        if not any(
+            record[0].startswith(logged) and ending.startswith(error) for logged, error in RECOVERED
+        ):
+            found.append("\n".join(record))
+    return found
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """A push service that accepts connections and never answers delays no game: on a real stack
-(Daphne, the main worker, the notices' worker and beat, on a private PostgreSQL and Redis),
-four players with 10 subscriptions each to such a service, each at a table of their own whose
-turns keep pushing to it, hold every thread of the notices' worker; meanwhile an unrelated
-table's bots bid at their usual pace and its turn timer auto-moves on time.
+(the web server, the main worker, the notices' worker and beat, as the Procfile starts them,
+on a private PostgreSQL and Redis), four players with 10 subscriptions each to such a service,
+each at a table of their own whose turns keep pushing to it, hold every thread of the notices'
+worker; meanwhile an unrelated table's bots bid at their usual pace and its turn timer
+auto-moves on time.
 
 Before the notices had a queue of their own, these pushes ran on the worker of the bots and
 the timer, and held an unrelated game's first bot bid a minute late.
@@ -107,8 +108,7 @@ def test_a_hung_push_service_leaves_bot_steps_and_auto_moves_on_time(
     with stack(private_pg.url, private_redis.url, tmp_path) as site:
         site.settings_module = "tests.faults.push_settings"
         site.extra_env["WEB_PUSH_TEST_ORIGINS"] = hung_service.url
-        for name in ("web", "worker", "notify", "beat"):
-            site.start(name)
+        site.start("web", "worker", "notify", "beat")
 
         # Players whose every turn pushes to the hung service, 10 subscriptions each.
         for n in range(HOLDERS):

@@ -18,6 +18,7 @@ from games import push
 from tests.faults.conftest import PrivateRedis
 
 GROUP = "faults-group"
+END = -1  # the id of the last message a test pushes
 
 
 @pytest.fixture
@@ -34,12 +35,17 @@ def worker_push(private_redis: PrivateRedis, settings: Any) -> Iterator[PrivateR
 
 class Listener:
     """A socket's side, in a thread with its own loop: subscribed to GROUP before any push,
-    counting what arrives until a quiet second."""
+    keeping the id of each message that arrives until the test's END message. Each push
+    returns once Redis has run its PUBLISH, and Redis delivers a subscriber's messages in the
+    order it ran them: whatever was pushed before END has arrived when END does."""
+
+    within = 30.0  # END arrives within this after the last message, or the test fails
 
     def __init__(self, url: str) -> None:
         self.layer = RedisPubSubChannelLayer(hosts=[{"address": url}])
         self.ready = threading.Event()
-        self.count = 0
+        self.ids: list[int] = []
+        self.ended = False
         self.thread = threading.Thread(target=lambda: asyncio.run(self._listen()), daemon=True)
         self.thread.start()
         assert self.ready.wait(10), "the listener did not subscribe"
@@ -50,18 +56,22 @@ class Listener:
         self.ready.set()
         try:
             while True:
-                await asyncio.wait_for(self.layer.receive(channel), self.quiet)
-                self.count += 1
+                message = await asyncio.wait_for(self.layer.receive(channel), self.within)
+                if message["id"] == END:
+                    self.ended = True
+                    return
+                self.ids.append(message["id"])
         except TimeoutError:
             pass
         finally:
             await self.layer.flush()
 
-    quiet = 3.0
-
-    def received(self) -> int:
-        self.thread.join(timeout=60)
-        return self.count
+    def received(self) -> list[int]:
+        """Pushes END, as the worker pushes; the ids that arrived before it."""
+        push.send(GROUP, {"type": "chat.hidden", "id": END})
+        self.thread.join(timeout=self.within + 10)
+        assert self.ended, f"the end message did not arrive within {self.within:g} s"
+        return self.ids
 
 
 def test_two_worker_threads_publishing_at_once_never_hang_or_break(
@@ -86,7 +96,8 @@ def test_two_worker_threads_publishing_at_once_never_hang_or_break(
         thread.join(timeout=30)
     assert not any(thread.is_alive() for thread in threads), "a publishing thread hung"
     assert time.monotonic() - started < 20 and not errors
-    assert listener.received() == 100
+    sent = [thread * 1000 + n for thread in range(2) for n in range(50)]
+    assert sorted(listener.received()) == sent  # none lost, none twice
 
 
 def test_a_frozen_redis_costs_a_push_about_a_second_and_pushes_work_after_it(
@@ -105,4 +116,5 @@ def test_a_frozen_redis_costs_a_push_about_a_second_and_pushes_work_after_it(
 
     push.send(GROUP, {"type": "chat.hidden", "id": 3})
     # Message 1 for sure; 3 must arrive too: no dead pooled connection after the freeze.
-    assert listener.received() >= 2
+    received = listener.received()
+    assert 1 in received and 3 in received, received

@@ -1,6 +1,6 @@
 """/readyz against real servers of its own (never the machine's shared ones): all five parts
 ok with a private Redis, then 503 naming Redis once it is killed; and 503 naming the database
-while a private PostgreSQL is stopped under a running Daphne."""
+while a private PostgreSQL is stopped under a running web server."""
 
 from __future__ import annotations
 

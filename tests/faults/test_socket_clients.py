@@ -30,7 +30,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         database_url=f"sqlite:///{folder / 'db.sqlite3'}",
         redis_url="",
         folder=folder,
-        server="uvicorn",
         extra_env={
             "RATE_LIMITS_ENABLED": "true",
             "MAX_ANONYMOUS_SOCKETS_PER_ADDRESS": str(ANONYMOUS_LIMIT),

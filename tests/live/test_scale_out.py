@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,29 +16,40 @@ from websockets.asyncio.client import connect
 
 from tests.games.helpers import choose_move
 from tests.live.helpers import db, table
-from tests.live.test_redis import ROOT, database_url, running, service_env, tail
-
-UVICORN = str(Path(ROOT / ".venv" / "bin" / "uvicorn"))
-WEB = [UVICORN, "wizardsite.asgi:application", "--no-proxy-headers"]  # as the Procfiles have it
-READY_WITHIN = 30.0
+from tests.live.test_redis import database_url, service_env
+from tests.processes import ProcessStack, free_port
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+@contextmanager
+def web_processes(env: dict[str, str], folder: Path, count: int = 2) -> Iterator[ProcessStack]:
+    """`count` web servers (`web-0`, …), each as the Procfile starts it, on a free port of its
+    own; stopped on the way out. Not waited for: see `wait_until_up`."""
+    with ProcessStack(env, folder) as stack:
+        for number in range(count):
+            port = str(free_port())
+            stack.start(f"web-{number}", stack.command("web", WEB_PORT=port))
+        yield stack
 
 
-def wait_until_up(port: int, log: Path) -> None:
-    deadline = time.monotonic() + READY_WITHIN
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules/", timeout=2):
-                return
-        except OSError:
-            time.sleep(0.2)
-    pytest.fail(f"the web process on {port} did not answer\n{tail(log)}")
+def ports(stack: ProcessStack) -> list[int]:
+    """The web servers' ports, in the order of their names."""
+    return [int(argv[argv.index("--port") + 1]) for argv in stack.commands.values()]
+
+
+async def wait_until_up(stack: ProcessStack) -> None:
+    """Until every web server answers (off the event loop); with every log's end if not."""
+    for port in ports(stack):
+        await asyncio.to_thread(stack.wait_web, f"http://127.0.0.1:{port}")
+
+
+async def pushed_past(ws: Any, seq: int) -> dict[str, Any]:
+    """The first message pushed that is not a view at `seq` again (presence changes push the
+    same view once more), within 10 s."""
+    async with asyncio.timeout(10):
+        while True:
+            message: dict[str, Any] = json.loads(await ws.recv())
+            if message["type"] != "state" or message["state"]["seq"] > seq:
+                return message
 
 
 def post_move(port: int, game_id: int, token: str, body: dict[str, Any]) -> int:
@@ -61,13 +72,10 @@ async def test_a_move_made_through_one_process_reaches_sockets_held_by_another(
 ) -> None:
     game_id, people = await db(table, 3, blind_first_round=False)
     env = service_env(redis_url, DATABASE_URL=database_url(), RATE_LIMITS_ENABLED="false")
-    ports = [free_port(), free_port()]
-    logs = [tmp_path / f"web-{port}.log" for port in ports]
-    argv = [[*WEB, "--port", str(port)] for port in ports]
-    with running(argv[0], env, logs[0]), running(argv[1], env, logs[1]):
-        for port, log in zip(ports, logs, strict=True):
-            await asyncio.to_thread(wait_until_up, port, log)
-        url = f"ws://127.0.0.1:{ports[1]}/ws/games/{game_id}/?token="
+    with web_processes(env, tmp_path) as stack:
+        await wait_until_up(stack)
+        one, other = ports(stack)
+        url = f"ws://127.0.0.1:{other}/ws/games/{game_id}/?token="
         sockets = [await connect(url + person.token) for person in people]
         try:
             first = [json.loads(await ws.recv(decode=True)) for ws in sockets]
@@ -78,14 +86,15 @@ async def test_a_move_made_through_one_process_reaches_sockets_held_by_another(
             mover = people[view["to_act"]]
             body = {**choose_move(first[view["to_act"]]["state"]["legal"], None)}
             body["seq"] = view["seq"]
-            assert await asyncio.to_thread(post_move, ports[0], game_id, mover.token, body) == 200
+            assert await asyncio.to_thread(post_move, one, game_id, mover.token, body) == 200
 
-            pushed = [json.loads(await asyncio.wait_for(ws.recv(), 10)) for ws in sockets]
+            pushed = [await pushed_past(ws, view["seq"]) for ws in sockets]
         finally:
             for ws in sockets:
                 await ws.close()
+        logs = stack.report()
     for seat, message in enumerate(pushed):
-        assert message["type"] == "state", tail(*logs)
+        assert message["type"] == "state", logs
         assert message["state"]["seq"] > view["seq"] and message["state"]["you"] == seat
         assert message["events"][0]["seat"] == view["to_act"]  # the move itself, as a row
         assert message["state"]["visible_hands"] == {}  # no other hand, ever

@@ -13,8 +13,8 @@ from websockets.asyncio.client import connect
 
 from games.socket_quota import CLOSE_TOO_MANY_SOCKETS
 from tests.live.helpers import WAIT, db, table
-from tests.live.test_redis import database_url, running, service_env, tail
-from tests.live.test_scale_out import WEB, free_port, wait_until_up
+from tests.live.test_redis import database_url, service_env
+from tests.live.test_scale_out import ports, wait_until_up, web_processes
 
 LIMIT = 3
 
@@ -33,25 +33,22 @@ async def test_the_limit_holds_across_web_processes(redis_url: str, tmp_path: Pa
         RATE_LIMITS_ENABLED="true",
         MAX_SOCKETS_PER_USER=str(LIMIT),
     )
-    ports = [free_port(), free_port()]
-    logs = [tmp_path / f"web-{port}.log" for port in ports]
-    argv = [[*WEB, "--port", str(port)] for port in ports]
     path = f"/ws/games/{game_id}/?token={people[0].token}"
-    with running(argv[0], env, logs[0]), running(argv[1], env, logs[1]):
-        for port, log in zip(ports, logs, strict=True):
-            await asyncio.to_thread(wait_until_up, port, log)
+    with web_processes(env, tmp_path) as stack:
+        await wait_until_up(stack)
+        first, second = ports(stack)
         opened = []
         try:
-            for port in (ports[0], ports[0], ports[1], ports[1]):
+            for port in (first, first, second, second):
                 client = await connect(f"ws://127.0.0.1:{port}{path}")
                 opened.append(client)
                 assert json.loads(await asyncio.wait_for(client.recv(), WAIT))["type"] == "state"
             await asyncio.wait_for(opened[0].wait_closed(), WAIT * 2)
-            assert opened[0].close_code == CLOSE_TOO_MANY_SOCKETS, tail(*logs)
+            assert opened[0].close_code == CLOSE_TOO_MANY_SOCKETS, stack.report()
             for client in opened[1:]:
                 await client.send(json.dumps({"type": "sync"}))
                 answer = json.loads(await asyncio.wait_for(client.recv(), WAIT))
-                assert answer["type"] == "state", tail(*logs)
+                assert answer["type"] == "state", stack.report()
         finally:
             for client in opened:
                 await client.close()

@@ -128,7 +128,7 @@ def test_http_and_websockets_alike_carry_the_clients_address(kind: str, settings
 
 def uvicorn_commands() -> list[list[str]]:
     """Every way the project starts uvicorn: both Procfiles and the benchmark's stack."""
-    commands = [web_command("uvicorn", 2, 8000)]
+    commands = [web_command(2, 8000)]
     for name in ("Procfile", "Procfile.production"):
         for line in (ROOT / name).read_text().splitlines():
             if line.startswith("web:"):

@@ -191,7 +191,7 @@ async def test_sockets_are_gauged_and_their_moves_counted_as_the_sockets(
 
 
 def test_two_web_processes_are_summed_in_one_scrape(tmp_path: Path) -> None:
-    """Two Daphne processes share one database file and one PROMETHEUS_MULTIPROC_DIR; moves
+    """Two web processes share one database file and one PROMETHEUS_MULTIPROC_DIR; moves
     made through both are all in the scrape of either."""
     metrics_dir = tmp_path / "metrics"
     metrics_dir.mkdir()
