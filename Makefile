@@ -19,7 +19,7 @@ PORT ?= 8000
 
 EMBEDDED_REDIS_PORT ?= 6380
 
-# Daphne (HTTP + websockets), a Celery worker, Celery beat and, unless REDIS_URL is set, an
+# uvicorn (HTTP + websockets), the Celery workers, Celery beat and, unless REDIS_URL is set, an
 # embedded Redis; SQLite unless DATABASE_URL is set.
 run: install
 	$(BIN)/python manage.py migrate --noinput
@@ -75,10 +75,10 @@ restore:
 	pg_restore --clean --if-exists --no-owner --single-transaction --exit-on-error --dbname="$$DATABASE_URL" "$(BACKUP)"
 	$(BIN)/python manage.py check_games
 
-# The suite, JOBS processes at a time (0: in this process), then the browser tests (marked e2e;
-# E2E=0 leaves them out, `make test-browser` runs them alone) two files at a time: they mostly
-# wait on the pages' animations. pytest exits 5 when it collects no test: say so rather than
-# fail the build.
+# The suite once, JOBS processes at a time (0: in this process), on DATABASE_URL's database
+# (SQLite without it); then the browser tests (marked e2e; E2E=0 leaves them out, `make
+# test-browser` runs them alone) two files at a time, each worker against a stack of its own.
+# pytest exits 5 when it collects no test: say so rather than fail the build.
 E2E ?= 1
 JOBS ?= 2
 PYTEST = { $(BIN)/python -m pytest $(1) || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected"; [ $$rc -eq 5 ]; }; }
