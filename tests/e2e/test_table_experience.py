@@ -445,8 +445,8 @@ def test_twenty_cards_fit_the_screen(browser: Any, server_url: str, artifacts: P
             sized.page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}.png"))
             layout = json.dumps(sized.page.evaluate(LAYOUT_JS))
             assert not off, f"{width}x{height}: {off} {layout}"  # a str: shown whole
-        laptop = pages[TWENTY_SIZES[0]]
-        play_turn(laptop, random.Random(20))  # the bid, clicked at the laptop's size
+        small = pages[TWENTY_SIZES[-1]]
+        play_turn(small, random.Random(20))  # the bid, clicked at the phone's size
         for (width, height), sized in pages.items():
             view = next_decision(sized)  # the player's first card (the bots bid in between)
             assert "cards" in view["legal"], view
