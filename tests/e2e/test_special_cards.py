@@ -1,50 +1,59 @@
-"""R20–R26 at the table page: a solo game with every special card, played through the page's
-own controls at a phone's and a laptop's size. A Juggler, Cloud or Shapeshifter clicked asks
-what it plays as, a Juggler's trick asks for a card to pass and then names the one received,
-the Cloud's winner raises or lowers their bid, the Werewolf's holder may choose no trump; a
-bombed trick is shown won by nobody and the Werewolf's swap as it happens. The replay of the
-game steps through every event without an error."""
+"""R20–R26 at the table page: solo games with every special card, played through the page's
+own controls at a phone's and a laptop's size, each dealt from a seed that brings what it
+checks (tests/e2e/scenarios.py). A Juggler, Cloud or Shapeshifter clicked asks what it plays
+as, a Juggler's trick asks for a card to pass and then names the one received, the Cloud's
+winner raises or lowers their bid, the Werewolf's holder may choose no trump; a bombed trick
+is shown won by nobody and the Werewolf's swap as it happens. The replay of each game steps
+through every event without an error."""
 
 from __future__ import annotations
 
-import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.helpers import (
-    Deadline,
     Player,
     _click_move,
     in_viewport_width,
     screenshots_on_failure,
-    settle,
     sign_up,
     table_fits_viewport,
     wait_table_live,
 )
+from tests.e2e.scenarios import (
+    BOMB,
+    CLOUD_ADJUST,
+    DECLARABLE,
+    NO_TRUMP,
+    PASS,
+    SHAPE_CHOICE,
+    SPECIAL_CARDS,
+    SPECIAL_GAMES,
+    SUIT_PICKER,
+    WEREWOLF,
+    SpecialGame,
+    scripted_move,
+)
+from tests.e2e.seeded import control_for, create_api_table, describe, next_decision
 
 if TYPE_CHECKING:
     from playwright.sync_api import ConsoleMessage
 
 pytestmark = pytest.mark.e2e
 
-ALL = ["dragon_fairy", "bomb", "werewolf", "juggler", "cloud", "shapeshifter"]
-ROUNDS = 8  # a Juggler in play and one of the three declared cards in your hand: most games
-MAX_GAMES = 6  # …and more games until both have come, up to this many
 SUITS = ["red", "green", "blue", "yellow"]
 
-MY_TURN_OR_OVER = (
-    "() => { const v = window.WizardTable.view;"
-    " return v.status !== 'active' || (v.legal !== null && v.to_act === v.you); }"
-)
-
-# Installed by the test: every text the trick banner and the table's notice showed.
+# Installed by the test: every text the trick banner and the table's notice showed, and every
+# card the trick showed as what it was played as ("JU:yellow"), also kept in the page's
+# data-declared-seen attribute for expect() to wait on.
 RECORDER_JS = """() => {
   if (window.__said) return;
-  const said = window.__said = { banner: [], notice: [] };
+  const said = window.__said = { banner: [], notice: [], declared: [] };
   const follow = (id, list) => {
     const box = document.getElementById(id);
     new MutationObserver(() => {
@@ -54,6 +63,18 @@ RECORDER_JS = """() => {
   };
   follow("trick-banner", "banner");
   follow("table-notice", "notice");
+  const note = (el) => {
+    const shown = el.dataset.card + ":" + el.dataset.declared;
+    if (said.declared.includes(shown)) return;
+    said.declared.push(shown);
+    document.documentElement.dataset.declaredSeen = said.declared.join(" ");
+  };
+  new MutationObserver((records) => records.forEach((record) => record.addedNodes.forEach(
+    (node) => {
+      if (node.nodeType !== Node.ELEMENT_NODE) return;
+      if (node.matches("[data-declared]")) note(node);
+      node.querySelectorAll("[data-declared]").forEach(note);
+    }))).observe(document.getElementById("trick"), { childList: true, subtree: true });
 }"""
 
 # Which controls are on screen now (the DOM, not the view).
@@ -80,29 +101,30 @@ class Seen:
     awaiting_received: bool = False
     shots: set[str] = field(default_factory=set)
 
-    @property
-    def enough(self) -> bool:
-        return self.passes > 0 and self.suit_picker + self.shape_choice > 0
+    def counts(self) -> dict[str, int]:
+        """How often the player met each kind of decision so far."""
+        return {
+            SUIT_PICKER: self.suit_picker,
+            SHAPE_CHOICE: self.shape_choice,
+            PASS: self.passes,
+            CLOUD_ADJUST: self.adjusts,
+            NO_TRUMP: self.no_trump_offered,
+        }
 
 
-def create_special_table(player: Player) -> int:
+def create_special_table(player: Player, game: SpecialGame) -> int:
     """A solo table (4 seats, 3 bots) with every special card, through the API with the page's
-    session: the lobby's form does not offer them yet."""
-    request = player.context.request
-    token = next(c["value"] for c in player.context.cookies() if c["name"] == "csrftoken")
-    headers = {"X-CSRFToken": token, "Referer": player.page.url}
+    session (the lobby's form does not offer them yet), dealt from the scenario's seed."""
     body = {
         "seats": 4,
         "bots": 3,
-        "special_cards": ALL,
-        "rounds": ROUNDS,
+        "special_cards": SPECIAL_CARDS,
+        "rounds": game.rounds,
         "blind_first_round": False,
     }
-    response = request.post("/api/v1/games/", data=body, headers=headers)
-    assert response.status == 201, f"create: {response.status} {response.text()}"
-    game: dict[str, Any] = response.json()
-    assert game["special_cards"] == ALL, game
-    return int(game["id"])
+    view = create_api_table(player, body, game.seed)
+    assert view["special_cards"] == SPECIAL_CARDS, view
+    return int(view["id"])
 
 
 def shoot(player: Player, seen: Seen, what: str, artifacts: Path, size: str) -> None:
@@ -113,135 +135,116 @@ def shoot(player: Player, seen: Seen, what: str, artifacts: Path, size: str) -> 
     player.page.screenshot(path=str(artifacts / f"special-{what}-{size}.png"))
 
 
-def my_decision(player: Player, rng: random.Random, seen: Seen, artifacts: Path, size: str) -> None:
-    """One decision through the page's controls, each new kind checked as it shows."""
+def my_decision(
+    player: Player, state: dict[str, Any], seen: Seen, artifacts: Path, size: str
+) -> None:
+    """The scripted decision (scenarios.scripted_move) through the page's controls, each new
+    kind checked as it shows."""
     page = player.page
-    settle(player)
-    state = player.view()
     legal = state["legal"]
     seq = state["seq"]
     assert state["to_act"] == state["you"] and legal, state
     if seen.awaiting_received:  # R24: the trick after a pass names the card you received
         notice = page.locator('[data-testid="pass-received"]')
-        assert notice.is_visible(), f"no notice of the card received: {player._describe()}"
+        expect(notice).to_be_visible()
         card = notice.get_attribute("data-card")
         assert card in (state["hand"] or []), (card, state["hand"])
-        assert "You received" in notice.inner_text(), notice.inner_text()
+        expect(notice).to_contain_text("You received")
         shoot(player, seen, "received", artifacts, size)
         seen.received += 1
         seen.awaiting_received = False
-    if "bids" in legal:
-        choice = rng.choice(legal["bids"])
-        target, move = f'[data-testid="bid-button"][data-bid="{choice}"]', f"bid {choice}"
-    elif "suits" in legal:
+    move = scripted_move(state)
+    target, answer = control_for(move)
+    if "suits" in legal:
         offered = page.locator('[data-testid="trump-none"]').count()
         assert offered == ("none" in legal["suits"]), (legal, offered)
         if offered:  # R23: the Werewolf's holder
             seen.no_trump_offered += 1
             shoot(player, seen, "werewolf", artifacts, size)
-        choice = rng.choice(legal["suits"])
-        target = (
-            '[data-testid="trump-none"]'
-            if choice == "none"
-            else f'[data-testid="trump-choice"][data-suit="{choice}"]'
-        )
-        move = f"trump {choice}"
     elif "passes" in legal:  # R24: any card of the hand, clicked as in play
-        assert page.locator('[data-testid="pass-panel"]').is_visible()
+        expect(page.locator('[data-testid="pass-panel"]')).to_be_visible()
         shown = page.evaluate(CONTROLS_JS)
         assert sorted(shown["legal"]) == sorted(legal["passes"]), (shown, legal)
         assert shown["focused"] == "hand-card", f"focus is on {shown['focused']!r}"
         shoot(player, seen, "pass", artifacts, size)
-        kept = [code for code in legal["passes"] if code not in ("JU", "CL", "SH")]
-        choice = rng.choice(kept or legal["passes"])  # a card to declare is kept to be played
-        target, move = f'#hand button.legal[data-card="{choice}"]', f"pass {choice}"
+        assert move["card"] not in DECLARABLE or set(legal["passes"]) <= set(DECLARABLE)
         seen.passes += 1
         seen.awaiting_received = True
     elif "adjust" in legal:  # R24: the Cloud's winner
         minus = page.locator('[data-testid="adjust-minus"]')
         plus = page.locator('[data-testid="adjust-plus"]')
-        assert plus.is_enabled() and minus.is_enabled() == (-1 in legal["adjust"]), legal
+        expect(plus).to_be_enabled()
+        if -1 in legal["adjust"]:
+            expect(minus).to_be_enabled()
+        else:
+            expect(minus).to_be_disabled()
         shoot(player, seen, "cloud", artifacts, size)
-        delta = rng.choice(legal["adjust"])
-        target = '[data-testid="adjust-plus"]' if delta > 0 else '[data-testid="adjust-minus"]'
-        move = f"adjust {delta:+d}"
         seen.adjusts += 1
-    else:
-        # A Juggler, Cloud or Shapeshifter is played as soon as it may be, until one has been:
-        # passed on or held to the end by chance, it would leave the picker untried.
-        declarable = [code for code in legal["cards"] if code in ("JU", "CL", "SH")]
-        untried = declarable and not seen.suit_picker + seen.shape_choice
-        choice = rng.choice(declarable if untried else legal["cards"])
-        target, move = f'#hand button.legal[data-card="{choice}"]', f"play {choice}"
-        if choice in ("JU", "CL", "SH"):
-            page.click(target)  # asks first: nothing is sent yet
-            if choice == "SH":
-                wanted = ["declare-as-wizard", "declare-as-jester"]
-                declared = rng.choice(["wizard", "jester"])
-                target = f'[data-testid="declare-as-{declared}"]'
-                seen.shape_choice += 1
-            else:
-                wanted = [f"declare-suit-{suit}" for suit in SUITS]
-                declared = rng.choice(SUITS)
-                target = f'[data-testid="declare-suit-{declared}"]'
-                seen.suit_picker += 1
-            page.locator(target).wait_for(state="visible")
-            shown = page.evaluate(CONTROLS_JS)
-            assert shown["declare"] == [*wanted, "declare-cancel"], shown
-            assert shown["focused"] == wanted[0], f"focus is on {shown['focused']!r}"
-            assert player.view()["seq"] == seq, "clicking the card sent a move"
-            sticking_out = in_viewport_width(page, "#controls button")
-            assert not sticking_out, f"{size}: declare buttons off screen: {sticking_out}"
-            shoot(player, seen, "declare", artifacts, size)
-            move = f"play {choice} as {declared}"
-    _click_move(player, target, move, seq)
-    if move.startswith(("play JU", "play CL", "play SH")):
-        # The trick shows the card as what it was played as (until the trick is swept).
-        card, declared = move.split()[1], move.split()[-1]
-        page.locator(f'#trick [data-card="{card}"][data-declared="{declared}"]').wait_for(
-            state="attached"
-        )
+    elif "cards" in legal and answer is not None:
+        # A Juggler, Cloud or Shapeshifter: clicking it asks first what it plays as.
+        page.click(target)
+        if move["card"] == "SH":
+            wanted = ["declare-as-wizard", "declare-as-jester"]
+            seen.shape_choice += 1
+        else:
+            wanted = [f"declare-suit-{suit}" for suit in SUITS]
+            seen.suit_picker += 1
+        expect(page.locator(answer)).to_be_visible()
+        shown = page.evaluate(CONTROLS_JS)
+        assert shown["declare"] == [*wanted, "declare-cancel"], shown
+        assert shown["focused"] == wanted[0], f"focus is on {shown['focused']!r}"
+        assert page.evaluate("() => WizardTable.view.seq") == seq, "clicking the card sent a move"
+        sticking_out = in_viewport_width(page, "#controls button")
+        assert not sticking_out, f"{size}: declare buttons off screen: {sticking_out}"
+        shoot(player, seen, "declare", artifacts, size)
+        target = answer
+    _click_move(player, target, describe(move), seq)
+    if answer is not None:
+        # The trick showed the card as what it was played as.
+        shown = f"{move['card']}:{move.get('suit') or move['as']}"
+        root = page.locator("html")
+        expect(root).to_have_attribute("data-declared-seen", re.compile(rf"\b{shown}\b"))
 
 
-def play_game(player: Player, rng: random.Random, seen: Seen, artifacts: Path, size: str) -> int:
-    """One game from the API's create to its end, every decision through the page."""
+def play_game(player: Player, game: SpecialGame, seen: Seen, artifacts: Path, size: str) -> int:
+    """One seeded game from the API's create to its end, every decision through the page."""
     page = player.page
-    game_id = create_special_table(player)
+    game_id = create_special_table(player, game)
     page.goto(f"/games/{game_id}/")
-    state = wait_table_live(player, what="the solo table to start at once")
+    wait_table_live(player, what="the solo table to start at once")
     page.evaluate(RECORDER_JS)
     tag = page.locator('[data-testid="special-cards"]')
-    assert tag.count() == 1 and tag.is_visible(), "the table's facts do not list the cards"
+    expect(tag).to_have_count(1)
+    expect(tag).to_be_visible()
     for name in ("Dragon", "Fairy", "Bomb", "Werewolf", "Juggler", "Cloud", "Shapeshifter"):
-        assert name in tag.inner_text(), tag.inner_text()
-    deadline = Deadline(600, f"a game with special cards at {size} size")
-    while True:
-        round_number = state["round"]["number"] if state["round"] else None
-        deadline.check(f"round {round_number}, seq {state['seq']}")
-        player.wait_js(MY_TURN_OR_OVER, what="the player's turn or the end of the game")
-        settle(player)
-        state = player.view()
-        if state["status"] != "active":
-            break
+        expect(tag).to_contain_text(name)
+    before = seen.counts()
+    while (state := next_decision(player))["status"] == "active":
         if size == "phone":
+            round_number = state["round"]["number"]
             assert table_fits_viewport(page), f"round {round_number}: the page scrolls sideways"
-        my_decision(player, rng, seen, artifacts, size)
-        state = player.view()
-    rounds_scored = page.evaluate("() => WizardTable.view.scores.length")
-    assert state["status"] == "finished" and rounds_scored == ROUNDS, (state, rounds_scored)
-    check_what_the_table_said(player, game_id)
+        my_decision(player, state, seen, artifacts, size)
+    rounds_scored = len(state["scores"])
+    assert state["status"] == "finished" and rounds_scored == game.rounds, (state, rounds_scored)
+    # The seed dealt the decisions it is chosen for (tests/games/test_e2e_scenarios.py).
+    met = {kind for kind, count in seen.counts().items() if count > before[kind]}
+    assert met == game.meets - {BOMB, WEREWOLF}, (game, seen)
+    check_what_the_table_said(player, game_id, game)
     return game_id
 
 
-def check_what_the_table_said(player: Player, game_id: int) -> None:
+def check_what_the_table_said(player: Player, game_id: int, game: SpecialGame) -> None:
     """A bombed trick (R22) was said to be nobody's, a Werewolf's swap (R23) was announced."""
     rows = player.context.request.get(f"/api/v1/games/{game_id}/events/?page_size=500").json()
     rows = rows["results"] if isinstance(rows, dict) else rows
     said = player.page.evaluate("() => window.__said")
     bombed = [r for r in rows if r["type"] == "trick_won" and r["payload"]["seat"] is None]
+    assert bool(bombed) == (BOMB in game.meets), (game, bombed)
     if bombed:
         assert any("Nobody takes the trick" in text for text in said["banner"]), said
-    if any(r["type"] == "werewolf" for r in rows):
+    swapped = any(r["type"] == "werewolf" for r in rows)
+    assert swapped or WEREWOLF not in game.meets, game
+    if swapped:
         assert any("Werewolf" in text for text in said["notice"]), said
 
 
@@ -263,6 +266,7 @@ def check_replay(player: Player, game_id: int, artifacts: Path, size: str) -> No
     """The replay draws every step, declared cards and bombed tricks included."""
     page = player.page
     page.goto(f"/games/{game_id}/replay/")
+    expect(page.locator("#step")).to_be_attached()
     found = page.evaluate(REPLAY_JS)
     rows = player.context.request.get(f"/api/v1/games/{game_id}/events/?page_size=500").json()
     rows = rows["results"] if isinstance(rows, dict) else rows
@@ -278,7 +282,7 @@ def check_replay(player: Player, game_id: int, artifacts: Path, size: str) -> No
                 " s.dispatchEvent(new Event('input')); }",
                 found[what][0],
             )
-            page.screenshot(path=str(artifacts / f"special-replay-{what}-{size}.png"))
+            page.screenshot(path=str(artifacts / f"special-replay-{what}-{size}-{game_id}.png"))
 
 
 @pytest.mark.parametrize(
@@ -306,16 +310,14 @@ def test_special_cards_are_played_through_the_table_page(
     player.page.on("console", console)
     player.page.on("pageerror", lambda error: errors.append(str(error)))
     seen = Seen()
-    rng = random.Random(20)
     try:
         with screenshots_on_failure(artifacts, [player]):
-            games: list[int] = []
-            while not seen.enough and len(games) < MAX_GAMES:
-                games.append(play_game(player, rng, seen, artifacts, name))
+            games = [play_game(player, game, seen, artifacts, name) for game in SPECIAL_GAMES]
             assert seen.passes, f"no pass in {len(games)} games: {seen}"
             assert seen.suit_picker + seen.shape_choice, f"no declared card in {len(games)}: {seen}"
             assert seen.received == seen.passes, seen
-            check_replay(player, games[-1], artifacts, name)
+            for game_id in games:
+                check_replay(player, game_id, artifacts, name)
             assert not errors, errors
     finally:
         player.close()

@@ -1,33 +1,41 @@
 """The table as a player sees it, at the normal animation pace: a solo game against bots
-through three rounds at a laptop's and a phone's screen size. On every turn of yours the hand,
+through two rounds at a laptop's and a phone's screen size. On every turn of yours the hand,
 the trick and the turn timer are on screen; each trick a bot wins stays with its winner named;
 every round ends on its summary, and the blind round's summary reveals your card. Also: the
-waiting room follows joins live, every language's table is free of English leftovers, and no
-page asks another host for anything or logs an error."""
+waiting room follows joins live, every language's table is free of English leftovers, the
+turn limit's notice, twenty cards on screen, and no page asks another host for anything or
+logs an error. Each table is dealt from a seed (tests/e2e/scenarios.py)."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.helpers import (
-    Deadline,
+    PASSWORD,
+    SUMMARY_SHOWN,
+    WAIT_MS,
     Player,
+    play_turn,
     screenshots_on_failure,
     sign_up,
-    timeout_error,
     view_when_mine,
 )
+from tests.e2e.scenarios import QUICK_BOTS_SEED, TIMER_SEED, TWENTY_SEED
+from tests.e2e.seeded import next_decision
 
 pytestmark = pytest.mark.e2e
 
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
-NORMAL_MS = 30_000
+ROUNDS_SHOWN = 2  # rounds watched at the normal pace: the blind one, and one of two cards
+TURN_SECONDS = 5  # the shortest turn limit a table may have (API.md)
 
 # Installed by the test (not the page): records what the table showed, as it showed it.
 RECORDER_JS = """() => {
@@ -77,9 +85,6 @@ LAYOUT_JS = """() => Object.fromEntries([...document.querySelectorAll('header.si
     return [e.id || e.tagName.toLowerCase() + '.' + e.className,
       [Math.round(b.top), Math.round(b.height)]]; }))"""
 
-MY_TURN_JS = """() => { const t = window.WizardTable; if (!t) return false; const v = t.view;
-  return !t.busy && v.status === "active" && v.legal !== null && v.to_act === v.you; }"""
-
 
 def watch_page(player: Player, base_url: str) -> tuple[list[str], list[str]]:
     """Console errors and requests to any other host, collected while the test runs."""
@@ -100,36 +105,18 @@ def watch_page(player: Player, base_url: str) -> tuple[list[str], list[str]]:
     return errors, foreign
 
 
-def my_move(player: Player, rng: random.Random) -> None:
-    """A legal bid, trump or card, clicked through the markers the page provides."""
-    page = player.page
-    for selector in (
-        '[data-testid="bid-button"]:not([disabled])',
-        '[data-testid="trump-choice"]',
-        '[data-testid="hand-card"][data-legal="true"]',
-    ):
-        choices = page.locator(selector)
-        if choices.count():
-            choices.nth(rng.randrange(choices.count())).click()
-            return
-    raise AssertionError(f"{player.username}: no control to act with")
-
-
 def act_until_summary(player: Player) -> None:
-    """Round 1: the player's decisions (a trump choice if a Wizard was turned, then the bid)
-    until the blind trick has played itself and the round summary shows."""
-    page = player.page
+    """Round 1: the player's decisions (a trump choice if a Wizard was turned, then the bid),
+    each at random through the page's controls, until the blind trick has played itself and
+    the round's summary shows (at the instant pace it stays until Continue)."""
     rng = random.Random(1)
-    summary = page.locator('[data-testid="round-summary"]')
+    summary = player.page.locator(SUMMARY_SHOWN)
     for _decision in range(3):
-        page.wait_for_function(
-            f"() => ({MY_TURN_JS})() || !document.getElementById('round-summary').hidden",
-            timeout=NORMAL_MS,
-        )
-        if summary.is_visible():
+        next_decision(player, to_summary=True)
+        if summary.count():
             return
-        my_move(player, rng)
-    summary.wait_for(state="visible", timeout=NORMAL_MS)
+        play_turn(player, rng)
+    raise AssertionError(f"no round summary after three decisions: {player._describe()}")
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -143,6 +130,7 @@ def test_solo_game_shows_every_trick_and_round(
         server_url,
         f"watcher_{size}",
         pace="normal",
+        seed=QUICK_BOTS_SEED,  # a bot wins the blind trick
         viewport={"width": width, "height": height},
         is_mobile=phone,
         has_touch=phone,
@@ -150,49 +138,23 @@ def test_solo_game_shows_every_trick_and_round(
     errors, foreign = watch_page(player, server_url)
     page = player.page
     rng = random.Random(11)
-    deadline = Deadline(420, f"three rounds at {size} size")
     try:
         with screenshots_on_failure(artifacts, [player]):
             page.locator("#play-bots").click()  # one click: 4 seats, 3 bots, default options
             page.wait_for_url("**/games/*/")
-            page.locator('[data-testid="table"]').wait_for(state="visible")
+            expect(page.locator('[data-testid="table"]')).to_be_visible()
             page.evaluate(RECORDER_JS)
             bots = [p["username"] for p in page.evaluate("() => WizardTable.view.players")[1:]]
             game_id = page.evaluate("() => WizardTable.view.id")
             turns = 0
-            stop_after = 3  # rounds; more until a bot has won a trick (the deal may not let one)
-            while True:
-                view = page.evaluate("() => WizardTable.view")
-                round_number = view["round"]["number"]
-                deadline.check(f"round {round_number}")
-                if round_number > stop_after and not page.evaluate("() => WizardTable.busy"):
-                    won = page.evaluate("() => window.__seen.winners")
-                    if round_number > 8 or any(bot in w["text"] for w in won for bot in bots):
-                        break
-                    stop_after = round_number
-                try:
-                    page.wait_for_function(
-                        f"() => ({MY_TURN_JS})() || WizardTable.view.round.number > {stop_after}",
-                        timeout=NORMAL_MS,
-                        polling="raf",
-                    )
-                except timeout_error() as error:
-                    raise AssertionError(f"no turn came: {player._describe()}") from error
-                if not page.evaluate(MY_TURN_JS):
-                    continue
-                view = page.evaluate("() => WizardTable.view")
+            # Each turn of the human's in rounds 1 and 2, on the page once it has played out
+            # everything before it (the page closes each round's summary by itself).
+            while (view := next_decision(player, watch=True))["round"]["number"] <= ROUNDS_SHOWN:
                 round_number = view["round"]["number"]
                 you = view["you"]
                 seat = page.locator(f'[data-testid="seat-{you}"]')
-                assert seat.get_attribute("data-active") == "true", page.evaluate(
-                    "() => [JSON.stringify(WizardTable.progress), WizardTable.view.seq,"
-                    " JSON.stringify(WizardTable.scene.to_act), WizardTable.busy,"
-                    " document.querySelector('[data-testid=seat-0]').outerHTML.slice(0, 200),"
-                    " JSON.stringify(WizardTable.view.to_act)]"
-                )
-                assert page.locator('[data-testid="your-turn"]').is_visible(), page.evaluate(
-                    "() => [JSON.stringify(WizardTable.progress), WizardTable.view.seq]"
-                )
+                expect(seat).to_have_attribute("data-active", "true")
+                expect(page.locator('[data-testid="your-turn"]')).to_be_visible()
                 wanted = [
                     '[data-testid="hand"]',
                     '[data-testid="hand-card"]',
@@ -211,35 +173,39 @@ def test_solo_game_shows_every_trick_and_round(
                 )
                 assert page.evaluate("() => document.title").startswith("●")
                 turns += 1
-                if turns in (1, 3, 6):
+                if turns in (1, 3, 4):
                     page.screenshot(path=str(artifacts / f"table-{size}-turn{turns}.png"))
-                my_move(player, rng)
+                play_turn(player, rng)
             seen = page.evaluate("() => window.__seen")
-            page.screenshot(path=str(artifacts / f"table-{size}-round4.png"))
+            page.screenshot(path=str(artifacts / f"table-{size}-round3.png"))
     finally:
         player.close()
 
     # Every round ended on its summary; the blind round's summary showed your own card.
-    assert seen["summaries"][:3] == [f"Round {n} scored" for n in (1, 2, 3)], seen["summaries"]
+    shown_rounds = [f"Round {n} scored" for n in range(1, ROUNDS_SHOWN + 1)]
+    assert seen["summaries"][:ROUNDS_SHOWN] == shown_rounds, seen["summaries"]
     assert seen["reveals"][0] is not None, "the blind round's summary does not reveal your card"
-    # Every trick of rounds 1–3 (1 + 2 + 3) was shown complete with its winner named, for at
-    # least 1.5 s; at least one of them went to a bot.
+    # Every trick of rounds 1–2 (1 + 2) was shown complete with its winner named, for at
+    # least 1.5 s; at least one of them went to a bot (the seed's blind trick does).
+    tricks = sum(range(1, ROUNDS_SHOWN + 1))
     complete = [w for w in seen["winners"] if w["cards"] == 4]
-    assert len(complete) >= 6, seen["winners"]
-    for shown in complete[:6]:
+    assert len(complete) >= tricks, seen["winners"]
+    for shown in complete[:tricks]:
         assert any(name in shown["text"] for name in [*bots, "watcher"]), shown
         if shown.get("until"):
             assert shown["until"] - shown["at"] >= 1450, shown
     assert any(any(bot in shown["text"] for bot in bots) for shown in complete), complete
-    assert turns >= 1 + 2 + 3, turns  # a bid a round, and the cards of rounds 2 and 3
+    # A bid a round, and the cards of round 2 (round 1's card plays itself, R9).
+    assert turns >= ROUNDS_SHOWN + sum(range(2, ROUNDS_SHOWN + 1)), turns
     assert not errors, errors
     assert not foreign, foreign
     assert game_id
 
 
 def test_blind_card_revealed_matches_the_events(browser: Any, server_url: str) -> None:
-    """The card the blind round's summary reveals is the one the events say you held."""
-    player = sign_up(browser, server_url, "blind_e2e", pace="normal")
+    """The card the blind round's summary reveals is the one the events say you held. (At the
+    instant pace: the summary stays until Continue is clicked.)"""
+    player = sign_up(browser, server_url, "blind_e2e", seed=QUICK_BOTS_SEED)
     page = player.page
     try:
         page.locator("#play-bots").click()
@@ -261,13 +227,14 @@ def test_blind_card_revealed_matches_the_events(browser: Any, server_url: str) -
         ][:1]
         assert shown == mine
         page.locator("#summary-continue").click()
-        page.locator('[data-testid="round-summary"]').wait_for(state="hidden")
+        expect(page.locator('[data-testid="round-summary"]')).to_be_hidden()
     finally:
         player.close()
 
 
 def test_waiting_room_follows_joins_live(browser: Any, server_url: str) -> None:
-    host = sign_up(browser, server_url, "host_live")
+    # The game starts when the third joins; nothing here depends on its deal.
+    host = sign_up(browser, server_url, "host_live", seed="waiting-0")
     guest = sign_up(browser, server_url, "guest_live")
     third = sign_up(browser, server_url, "third_live")
     try:
@@ -281,25 +248,21 @@ def test_waiting_room_follows_joins_live(browser: Any, server_url: str) -> None:
         table_url = page.url
         page.evaluate("() => { window.__stayed = true; }")  # gone if the page reloads
         waiting = page.locator('[data-testid="waiting-players"]')
-        assert waiting.inner_text().split()[:1] == ["host_live"]
+        expect(waiting).to_have_text(re.compile(r"^\s*host_live\b"))
 
         guest.page.goto(table_url)
         with guest.page.expect_navigation():
             guest.page.locator("#join-button").click()
-        page.wait_for_function(
-            "() => document.querySelector('[data-testid=\"waiting-players\"]')"
-            ".textContent.includes('guest_live')",
-            timeout=10_000,
-        )
-        assert "1" in page.locator("#free-seats").inner_text()
+        expect(waiting).to_contain_text("guest_live")
+        expect(page.locator("#free-seats")).to_contain_text("1")
         guest.page.evaluate("() => { window.__stayed = true; }")
 
         third.page.goto(table_url)
         with third.page.expect_navigation():
             third.page.locator("#join-button").click()
         for player in (host, guest, third):
-            player.page.locator('[data-testid="table"]').wait_for(state="visible")
-            player.page.locator('[data-testid="seat-2"]').wait_for(state="visible")
+            expect(player.page.locator('[data-testid="table"]')).to_be_visible()
+            expect(player.page.locator('[data-testid="seat-2"]')).to_be_visible()
         assert page.evaluate("() => window.__stayed === true"), "the host's page reloaded"
         assert guest.page.evaluate("() => window.__stayed === true"), "the guest's page reloaded"
     finally:
@@ -330,7 +293,11 @@ def test_table_in_every_language_has_no_english_left(
     browser: Any, server_url: str, artifacts: Path, language: str
 ) -> None:
     player = sign_up(
-        browser, server_url, f"lang_{language}", viewport={"width": 390, "height": 844}
+        browser,
+        server_url,
+        f"lang_{language}",
+        seed=QUICK_BOTS_SEED,
+        viewport={"width": 390, "height": 844},
     )
     errors, foreign = watch_page(player, server_url)
     page = player.page
@@ -347,7 +314,7 @@ def test_table_in_every_language_has_no_english_left(
             page.locator("aside").inner_text(),
         ]
         summary.locator("#summary-continue").click()
-        page.wait_for_function(MY_TURN_JS, timeout=NORMAL_MS)
+        next_decision(player)  # round 2: the player's turn
         page.screenshot(path=str(artifacts / f"table-{language}.png"))
         texts.append(page.locator('[data-testid="table"]').inner_text())
         bots = [p["username"] for p in page.evaluate("() => WizardTable.view.players")]
@@ -373,21 +340,27 @@ def test_table_in_every_language_has_no_english_left(
 def test_a_notice_says_when_the_server_moved_for_you(
     browser: Any, server_url: str, artifacts: Path
 ) -> None:
-    """R16: the turn runs out, the server bids for you, and the table says so."""
-    player = sign_up(browser, server_url, "sleepy_e2e", pace="normal")
+    """R16: the turn runs out, the server bids for you, and the table says so. The table has
+    the shortest turn limit, no blind first round (where the table says nothing of a move made
+    for you, R9) and the seed makes the player's bid the game's first decision, so the notice
+    comes one turn limit after the table starts."""
+    player = sign_up(browser, server_url, "sleepy_e2e", seed=TIMER_SEED)
     page = player.page
     try:
         page.goto("/lobby/")
         form = page.locator("#create-table")
         form.locator("#id_seats").select_option("3")
         form.locator("#id_bots").select_option("2")
-        form.locator("#id_turn_seconds").fill("5")
+        form.locator("#id_turn_seconds").fill(str(TURN_SECONDS))
+        form.locator("#id_blind_first_round").set_checked(False)
         form.locator("button[type=submit]").click()
         page.wait_for_url("**/games/*/")
-        page.wait_for_function(MY_TURN_JS, timeout=NORMAL_MS)
+        expect(page.locator('[data-testid="your-turn"]')).to_be_visible()
         notice = page.locator('[data-testid="auto-move-notice"]')
-        notice.wait_for(state="visible", timeout=NORMAL_MS)  # nobody clicks: the timer moves
-        assert "server" in notice.inner_text() and "for you" in notice.inner_text()
+        # Nobody clicks: the timer moves, TURN_SECONDS after the turn began.
+        expect(notice).to_be_visible(timeout=TURN_SECONDS * 1000 + WAIT_MS)
+        expect(notice).to_contain_text("server")
+        expect(notice).to_contain_text("for you")
         page.screenshot(path=str(artifacts / "auto-move-notice.png"))
     finally:
         player.close()
@@ -395,9 +368,9 @@ def test_a_notice_says_when_the_server_moved_for_you(
 
 def _play_through_api(player: Player, game_id: int, *, until_round: int) -> None:
     """The player's own moves sent with their API token (the first legal one), until they are
-    to bid in `until_round`: a quick way to the biggest hands. The bots answer in the worker."""
-    from tests.e2e.helpers import PASSWORD
-
+    to bid in `until_round`: the only way to a round of twenty cards, which only the last round
+    of a game of three deals (R2, R19 has no format that starts late). The bots answer in the
+    worker; nothing is drawn meanwhile (no page is open on the table)."""
     api = player.context.request
     token = api.post(
         "/api/v1/accounts/token/", data={"username": player.username, "password": PASSWORD}
@@ -415,24 +388,21 @@ def _play_through_api(player: Player, game_id: int, *, until_round: int) -> None
             f"/api/v1/games/{game_id}/moves/", data={**body, "seq": view["seq"]}, headers=headers
         )
         assert answer.ok, answer.text()
+    raise AssertionError(f"the game ended before round {until_round}: {view}")
 
 
-@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080), (390, 844)], ids=str)
-def test_twenty_cards_fit_the_screen(
-    browser: Any, server_url: str, artifacts: Path, size: tuple[int, int]
-) -> None:
-    """The last round of a 3-seat game: 20 cards in hand, 21 bid buttons, all on screen."""
-    width, height = size
-    player = sign_up(
-        browser,
-        server_url,
-        f"big_{width}",
-        viewport={"width": width, "height": height},
-        is_mobile=width < 500,
-        has_touch=width < 500,
-    )
+TWENTY_SIZES = [(1366, 768), (1920, 1080), (390, 844)]
+
+
+def test_twenty_cards_fit_the_screen(browser: Any, server_url: str, artifacts: Path) -> None:
+    """The last round of a 3-seat game: 20 cards in hand, 21 bid buttons, all on screen, at a
+    laptop's, a big screen's and a phone's size; then, once the bid is in, the hand and the
+    trick while playing. One game (its first 19 rounds through the API) is shown at the three
+    sizes at once, each in its own browser signed in to the player's session."""
+    player = sign_up(browser, server_url, "big_cards", seed=TWENTY_SEED)
     page = player.page
-    errors, foreign = watch_page(player, server_url)
+    pages: dict[tuple[int, int], Player] = {}
+    watched: list[tuple[list[str], list[str]]] = []
     try:
         page.goto("/lobby/")
         form = page.locator("#create-table")
@@ -441,9 +411,9 @@ def test_twenty_cards_fit_the_screen(
         form.locator("button[type=submit]").click()
         page.wait_for_url("**/games/*/")
         game_id = page.evaluate("() => WizardTable.view.id")
+        table_url = page.url
+        page.goto("/lobby/")  # the table's page is not kept drawing 19 rounds
         _play_through_api(player, game_id, until_round=20)
-        page.reload()
-        page.wait_for_function(MY_TURN_JS, timeout=NORMAL_MS)
         wanted = [
             '[data-testid="hand-card"]',
             '[data-testid="bid-button"]',
@@ -452,22 +422,42 @@ def test_twenty_cards_fit_the_screen(
             '[data-testid="your-turn"]',
             "#trump",
         ]
-        assert page.locator('[data-testid="hand-card"]').count() == 20
-        # Once the turn's controls have come in and the hand has settled into its rows.
-        settled = f"(s) => ({ON_SCREEN_JS})(s).length === 0"
-        try:
-            page.wait_for_function(settled, arg=wanted, timeout=NORMAL_MS)
-        except timeout_error():
-            pass  # the assertion below says what stayed off screen
-        off = page.evaluate(ON_SCREEN_JS, wanted)
-        page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}.png"))
-        assert not off, f"{off} {json.dumps(page.evaluate(LAYOUT_JS))}"  # a str: shown whole
-        page.locator('[data-testid="bid-button"]:not([disabled])').first.click()
-        page.wait_for_function(MY_TURN_JS, timeout=NORMAL_MS)
-        off = page.evaluate(ON_SCREEN_JS, [*wanted[:1], *wanted[2:]])
-        assert not off, f"{off} {json.dumps(page.evaluate(LAYOUT_JS))}"  # a str: shown whole
-        page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}-play.png"))
-        assert not errors, errors
-        assert not foreign, foreign
+        for width, height in TWENTY_SIZES:
+            phone = width < 500
+            context = browser.new_context(
+                base_url=server_url,
+                viewport={"width": width, "height": height},
+                is_mobile=phone,
+                has_touch=phone,
+            )
+            context.add_cookies(player.context.cookies())  # the same player, signed in
+            context.set_default_timeout(WAIT_MS)
+            sized = Player(username=player.username, context=context, page=context.new_page())
+            pages[width, height] = sized
+            watched.append(watch_page(sized, server_url))
+            sized.page.goto(table_url)
+        for (width, height), sized in pages.items():
+            view = next_decision(sized)
+            assert "bids" in view["legal"] and view["round"]["number"] == 20, view
+            expect(sized.page.locator('[data-testid="hand-card"]')).to_have_count(20)
+            expect(sized.page.locator('[data-testid="bid-button"]')).to_have_count(21)
+            off = sized.page.evaluate(ON_SCREEN_JS, wanted)
+            sized.page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}.png"))
+            layout = json.dumps(sized.page.evaluate(LAYOUT_JS))
+            assert not off, f"{width}x{height}: {off} {layout}"  # a str: shown whole
+        small = pages[TWENTY_SIZES[-1]]
+        play_turn(small, random.Random(20))  # the bid, clicked at the phone's size
+        for (width, height), sized in pages.items():
+            view = next_decision(sized)  # the player's first card (the bots bid in between)
+            assert "cards" in view["legal"], view
+            off = sized.page.evaluate(ON_SCREEN_JS, [*wanted[:1], *wanted[2:]])
+            layout = json.dumps(sized.page.evaluate(LAYOUT_JS))
+            assert not off, f"{width}x{height}: {off} {layout}"  # a str: shown whole
+            sized.page.screenshot(path=str(artifacts / f"twenty-cards-{width}x{height}-play.png"))
+        for errors, foreign in watched:
+            assert not errors, errors
+            assert not foreign, foreign
     finally:
+        for sized in pages.values():
+            sized.close()
         player.close()
