@@ -4,6 +4,7 @@ thousands of games never makes the server hold them all at once."""
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Generator, Iterator
 from functools import cache
 from typing import Any, cast
@@ -48,7 +49,10 @@ class ExportStream:
     clients read."""
 
     def __init__(self, user: User, places: threading.BoundedSemaphore) -> None:
-        self.chunks, self.places, self.held = export_chunks(user), places, True
+        self.chunks = export_chunks(user)
+        # Its place is given back once, whichever comes first: the last piece sent, the answer
+        # closed, or the answer dropped unread by a client that never closes it.
+        self.release = weakref.finalize(self, places.release)
 
     @classmethod
     def open(cls, user: User) -> ExportStream | None:
@@ -57,13 +61,14 @@ class ExportStream:
         return cls(user, places) if places.acquire(blocking=False) else None
 
     def __iter__(self) -> Iterator[str]:
-        return self.chunks
+        try:
+            yield from self.chunks
+        finally:
+            self.release()
 
     def close(self) -> None:
         self.chunks.close()
-        if self.held:
-            self.held = False
-            self.places.release()
+        self.release()
 
 
 @cache

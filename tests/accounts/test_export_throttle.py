@@ -8,9 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.signals import request_finished
 from django.db import close_old_connections
 
+from privacy.export import ExportStream
 from tests.games.helpers import API, Player, assert_error, set_rate
 
 pytestmark = pytest.mark.django_db
@@ -65,3 +67,21 @@ def test_exports_at_once_are_bounded_and_a_finished_one_frees_its_place(
     finally:
         request_finished.connect(close_old_connections)
     assert exported(second) == 200
+
+
+def test_an_export_read_to_its_end_or_dropped_unread_frees_its_place_unclosed(
+    make_player: Callable[..., Player], settings: Any
+) -> None:
+    """A client that reads the whole answer but never closes it, or drops it unread, does not
+    keep its place for good (a test harness, or a server that never calls close)."""
+    settings.EXPORTS_AT_ONCE = 1
+    user = User.objects.get(pk=make_player("reader").user_id)
+    read = ExportStream.open(user)
+    assert read is not None and ExportStream.open(user) is None  # the one place is taken
+    assert "".join(read).endswith("]}")  # to its end, never closed
+    dropped = ExportStream.open(user)
+    assert dropped is not None and ExportStream.open(user) is None
+    del dropped  # unread and unclosed
+    last = ExportStream.open(user)
+    assert last is not None
+    last.close()
