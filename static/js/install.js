@@ -6,6 +6,10 @@ if ("serviceWorker" in navigator) {
     // A browser that refuses workers (a policy, some private windows) still shows the page.
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
   });
+  // The worker answers with the language of the offline page it keeps (html data-offline).
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (event.data && typeof event.data.offline === "string") document.documentElement.dataset.offline = event.data.offline;
+  });
   navigator.serviceWorker.ready.then((registration) => {
     if (registration.active) registration.active.postMessage({ language: document.documentElement.lang });
   });

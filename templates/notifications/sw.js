@@ -43,11 +43,15 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-// Each page (static/js/install.js) says its language: the offline page follows it.
+// Each page (static/js/install.js) says its language: the offline page follows it, and the
+// page hears back the language of the offline page kept once it is stored.
 self.addEventListener("message", (event) => {
   const language = event.data && event.data.language;
   if (typeof language === "string" && /^[a-z]{2,3}(-[a-z0-9]+)?$/i.test(language)) {
-    event.waitUntil(keepOfflinePage(language).catch(() => {}));
+    event.waitUntil(keepOfflinePage(language).then(async () => {
+      const kept = await caches.match(OFFLINE_URL, { ignoreVary: true });
+      if (kept && event.source) event.source.postMessage({ offline: kept.headers.get("Content-Language") });
+    }).catch(() => {}));
   }
 });
 

@@ -1,7 +1,8 @@
 """Waits on what a table page shows, with Playwright's expect (no polling from the test): the
 table root's data-settled and data-seq, its my-turn and finished classes and the seat boxes'
 data-active. Each round's summary met on the way is continued (at the instant pace it stays
-until the player continues), or handled as the caller says."""
+until the player continues), or handled as the caller says. And the replay, once its review
+is stored."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from playwright.sync_api import expect
 from tests.e2e.helpers import SUMMARY_SHOWN, VIEW_JS, WAIT_MS, Player
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Page
 
 SETTLED = '#table[data-settled="true"]'
 MY_TURN = '#table.my-turn[data-settled="true"]'
@@ -99,3 +100,15 @@ def visitor(browser: Browser, base_url: str, *, pace: str = "instant") -> Player
     )
     context.set_default_timeout(WAIT_MS)
     return Player(username="visitor", context=context, page=context.new_page())
+
+
+def open_reviewed_replay(page: Page, game_id: int) -> None:
+    """The replay of a finished game as its player sees it once the worker has stored the hard
+    bot's review (it starts when the game ends): until then the page says the review is
+    pending, asks for it every few seconds, and shows it when it is there."""
+    page.goto(f"/games/{game_id}/replay/")
+    expect(page.locator("#review-summary")).to_be_visible(timeout=WAIT_MS * 3)
+    expect(page.locator("#review-pending")).to_have_count(0)
+    analysis = f"/api/v1/games/{game_id}/analysis/"
+    status = page.request.get(analysis).status
+    assert status == 200, f"GET {analysis}: {status}"

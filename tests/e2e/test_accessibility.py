@@ -22,11 +22,11 @@ from tests.e2e.axe_checks import SIZES, Checks, context_options
 from tests.e2e.helpers import (
     ARTIFACTS,
     PASSWORD,
-    WAIT_MS,
     Player,
     screenshots_on_failure,
     sign_up,
 )
+from tests.e2e.page_waits import open_reviewed_replay
 from tests.e2e.table_phases import PHASES, play_scenario, waiting_room
 from tests.e2e.table_scenarios import REVIEW_SCENARIO, TABLE_SCENARIOS
 
@@ -89,16 +89,6 @@ def finished_game(player: Player) -> int:
     """A two-round game against two bots, played to its end on the table page; the player
     was signed up with REVIEW_SCENARIO's seed."""
     return play_scenario(player, REVIEW_SCENARIO, on_shown=lambda phase: None)
-
-
-def wait_for_review(player: Player, game_id: int) -> None:
-    """Until the worker has stored the hard bot's review of the game (asked by the page)."""
-    player.page.wait_for_function(
-        "async (url) => (await fetch(url)).status !== 404",
-        arg=f"/api/v1/games/{game_id}/analysis/",
-        polling=200,
-        timeout=WAIT_MS * 3,
-    )
 
 
 def register(context: BrowserContext, username: str) -> None:
@@ -227,8 +217,7 @@ def visit(site: Site, name: str) -> Page:
         step_replay(me, until='#trick [data-testid="trick-card"]')
         return me
     if name == "review":  # the hard bot's opinion of a decision, and its list
-        wait_for_review(site.me, site.finished_game)
-        me.goto(f"/games/{site.finished_game}/replay/")
+        open_reviewed_replay(me, site.finished_game)
         me.locator('[data-testid="mistakes"]').wait_for()
         step_replay(me, until="#opinion:not([hidden])")
         return me

@@ -104,9 +104,8 @@ def test_the_worker_shows_the_offline_page_in_the_players_language_and_keeps_not
             back_online(player, lambda: page.goto("/lobby/"))
             with page.expect_navigation():
                 page.locator("#language").select_option("cs")
-            page.wait_for_function(
-                f"async () => ({OFFLINE_LANGUAGE_JS})() === 'cs'", polling=100, timeout=WAIT_MS
-            )
+            expect(page.locator("html")).to_have_attribute("data-offline", "cs")
+            assert page.evaluate(OFFLINE_LANGUAGE_JS) == "cs"
             assert page.evaluate(CACHES_JS) == {"wizard-offline-v1": ["/offline/"]}  # one copy
             player.context.set_offline(True)
             page.goto("/leaderboard/")

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import WAIT_MS, Player, screenshots_on_failure, sign_up
+from tests.e2e.helpers import Player, screenshots_on_failure, sign_up
+from tests.e2e.page_waits import open_reviewed_replay
 from tests.e2e.table_phases import play_scenario
 from tests.e2e.table_scenarios import REVIEW_SCENARIO
 
@@ -19,20 +20,6 @@ def play_to_the_end(player: Player) -> int:
     """A two-round game against two bots (REVIEW_SCENARIO's seed, which the player signed up
     with), the person's first legal move each turn, played on the table page."""
     return play_scenario(player, REVIEW_SCENARIO, on_shown=lambda phase: None)
-
-
-def wait_for_review(player: Player, game_id: int) -> None:
-    """Until the worker has stored the review of the game (it starts when the game ends): the
-    page asks for it until it is there."""
-    analysis = f"/api/v1/games/{game_id}/analysis/"
-    player.page.wait_for_function(
-        "async (url) => (await fetch(url)).status !== 404",
-        arg=analysis,
-        polling=200,
-        timeout=WAIT_MS * 3,
-    )
-    status = player.context.request.get(analysis).status
-    assert status == 200, f"GET {analysis}: {status}"
 
 
 @pytest.mark.parametrize(
@@ -48,9 +35,7 @@ def test_the_replay_shows_the_hard_bots_second_opinion(
         with screenshots_on_failure(artifacts, [player]):
             game_id = play_to_the_end(player)
             page = player.page
-            wait_for_review(player, game_id)
-            page.goto(f"/games/{game_id}/replay/")
-            assert page.locator("#review-pending").count() == 0
+            open_reviewed_replay(page, game_id)
             opinion = page.locator("#opinion")
             for _ in range(400):  # step on until one of the player's decisions
                 if opinion.is_visible():

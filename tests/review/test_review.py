@@ -144,6 +144,8 @@ def test_the_replay_shows_the_viewers_second_opinions_once_ready(finished: Finis
     url = f"/games/{finished.game_id}/replay/"
     before = browser.get(url).content.decode()
     assert 'id="review-pending"' in before
+    # The page asks the review's endpoint until it is stored, then shows it (replay.js).
+    assert f'data-analysis="/api/v1/games/{finished.game_id}/analysis/"' in before
     assert not any("opinion" in frame for frame in frames_of(before))
 
     tasks.review_game(finished.game_id)
