@@ -19,7 +19,7 @@ from rest_framework.authtoken.models import Token
 from accounts import selectors, verification
 from accounts.models import Block, Follow, Suspension, VerifiedEmail
 from accounts.retirement import is_retired
-from accounts.signals import block_changed, block_made
+from accounts.signals import block_changed, block_made, followed
 from accounts.usernames import username_validator
 from apikit import throttles
 from core import limits
@@ -188,7 +188,10 @@ def follow(*, user: User, username: str) -> None:
     other = _other(user, username)
     if other.pk in selectors.blocked_ids(user.pk):
         raise Blocked("One of you blocked the other.")
-    Follow.objects.get_or_create(follower=user, followed=other)
+    with transaction.atomic():
+        _, created = Follow.objects.get_or_create(follower=user, followed=other)
+        if created:
+            followed.send(sender=User, user_id=other.pk, follower=user.get_username())
 
 
 def unfollow(*, user: User, username: str) -> None:

@@ -12,3 +12,7 @@ block_changed = Signal()
 # Sent inside a block's transaction, with `user_id` (the blocker) and `other_id`: the layers
 # above end in the same commit what a block forbids between the two (their invitations).
 block_made = Signal()
+
+# Sent inside a new follow's transaction, with `user_id` (the player followed) and `follower`
+# (a username): the notices remember it in the same commit.
+followed = Signal()

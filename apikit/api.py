@@ -23,6 +23,21 @@ def player(request: Request) -> User:
     return user
 
 
+_FLAGS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+def flag(request: Request, name: str) -> bool:
+    """A boolean query parameter (`true` or `false`, as the schema says; `1`/`0`, `yes`/`no`
+    too): anything else, or the parameter twice, is 400 `invalid`."""
+    values = request.query_params.getlist(name)
+    if not values:
+        return False
+    flag = _FLAGS.get(values[0].lower()) if len(values) == 1 else None
+    if flag is None:
+        raise Invalid(f"'{name}' must be true or false.", fields={name: ["true or false"]})
+    return flag
+
+
 def whole_number(request: Request, name: str, low: int, high: int | None = None) -> int | None:
     """The query parameter `name` as a whole number from `low` to `high`, None when absent;
     anything else is 400 `invalid` (the schema gives the same bounds)."""

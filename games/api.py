@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit import throttles
-from apikit.api import paginate, player, whole_number
+from apikit.api import flag, paginate, player, whole_number
 from apikit.schema import errors, page_of, ref
 from core.errors import Invalid, NotAPlayer
 from games import chat_presets, selectors, services
@@ -28,20 +30,6 @@ from games.serializers import (
     GameJoinSerializer,
 )
 
-_FLAGS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
-
-
-def _flag(request: Request, name: str) -> bool:
-    """A boolean query parameter (`true` or `false`, as the schema says; `1`/`0`, `yes`/`no`
-    too): anything else, or the parameter twice, is 400 `invalid`."""
-    values = request.query_params.getlist(name)
-    if not values:
-        return False
-    flag = _FLAGS.get(values[0].lower()) if len(values) == 1 else None
-    if flag is None:
-        raise Invalid(f"'{name}' must be true or false.", fields={name: ["true or false"]})
-    return flag
-
 
 def _answer(request: Request, outcome: Outcome, http_status: int = status.HTTP_200_OK) -> Response:
     """The caller's view of the game as the change left it."""
@@ -49,6 +37,12 @@ def _answer(request: Request, outcome: Outcome, http_status: int = status.HTTP_2
 
 
 class GameListCreate(APIView):
+    def get_permissions(self) -> Sequence[BasePermission]:
+        """Signed out, the list answers the games to watch; creating a table needs a sign-in."""
+        if self.request.method == "GET":
+            return [AllowAny()]
+        return [IsAuthenticated()]
+
     @extend_schema(
         operation_id="games_list",
         parameters=[
@@ -59,10 +53,23 @@ class GameListCreate(APIView):
                 bool,
                 description="Only your running games where you are to act, soonest deadline first.",
             ),
+            OpenApiParameter(
+                "watchable",
+                bool,
+                description=(
+                    "Only running public tables the caller may watch and does not play at "
+                    "(their spectators setting admits them), liveliest first: the most people "
+                    "seated, then the fastest turns, then the latest to start. Signed out too."
+                ),
+            ),
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
         responses={200: page_of(GameSummary), **errors(400, 401)},
+        description=(
+            "Tables newest first: public ones and the caller's own. Signed in only, except "
+            "with `watchable=true`."
+        ),
     )
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status")
@@ -71,8 +78,14 @@ class GameListCreate(APIView):
                 f"'status' is one of {', '.join(GameStatus.values)}.",
                 fields={"status": GameStatus.values},
             )
-        mine, my_turn = _flag(request, "mine"), _flag(request, "my_turn")
-        games = selectors.game_list(user=player(request), status=wanted, mine=mine, my_turn=my_turn)
+        mine, my_turn = flag(request, "mine"), flag(request, "my_turn")
+        if flag(request, "watchable"):
+            games = selectors.games_to_watch(request.user)
+            if wanted is not None:
+                games = games.filter(status=wanted)
+        else:
+            user = player(request)
+            games = selectors.game_list(user=user, status=wanted, mine=mine, my_turn=my_turn)
         return paginate(request, games, self, present=selectors.game_summaries)
 
     @extend_schema(
@@ -81,9 +94,9 @@ class GameListCreate(APIView):
         responses={201: ref(GameView), **errors(400, 401, 403, 409, 429)},
     )
     def post(self, request: Request) -> Response:
+        user = player(request)  # 401 before anything is read of the body
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = player(request)
         # The hour's `table_create` rate (the lobby's too) counts only a valid request.
         throttles.ensure_allowed("table_create", str(user.pk))
         outcome = services.game_create(user=user, **serializer.validated_data)

@@ -6,6 +6,8 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core import limits
@@ -42,6 +44,15 @@ def blind_first_round_field() -> forms.BooleanField:
         required=False,
         initial=True,
     )
+
+
+def _first_rounds(n: int) -> str:
+    return gettext("Rounds 1 to %(n)d only") % {"n": n}
+
+
+# Translated when shown, in the reader's language (a `%` on a lazy text would translate it
+# once, at import, in the default language).
+first_rounds_label = lazy(_first_rounds, str)
 
 
 class DifficultyChoiceField(forms.ChoiceField):
@@ -85,7 +96,7 @@ class TableForm(forms.Form):
         choices=[
             ("full", _("The whole game: one card more each round")),
             ("odd", _("Odd rounds only (1, 3, 5 …), as in championship finals")),
-            *((str(n), _("Rounds 1 to %(n)d only") % {"n": n}) for n in (3, 5, 7, 10)),
+            *((str(n), first_rounds_label(n)) for n in (3, 5, 7, 10)),
         ],
         initial="full",
         required=False,

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Literal, TypedDict, get_args
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from accounts.retirement import is_deleted
 from accounts.selectors import friend_ids
@@ -161,6 +161,29 @@ def games_watchable_by(user: AnyUser) -> QuerySet[Game]:
         | Exists(seated)
         | Exists(invited)
         | (~Q(spectators=Spectators.PLAYERS) & Exists(friends))
+    )
+
+
+def games_to_watch(user: AnyUser) -> QuerySet[Game]:
+    """The running public tables `user` may watch and does not play at, liveliest first: the
+    most people seated, then the fastest turns, then the latest to start (API.md "Notices and
+    games to watch"). Friends-only tables count where a friend of `user` sits."""
+    games = Game.objects.filter(status=GameStatus.ACTIVE, visibility=Visibility.PUBLIC)
+    if user.is_authenticated:
+        friends = Seat.objects.filter(game=OuterRef("pk"), user_id__in=friend_ids(user.pk))
+        seated = Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk)
+        admits = Q(spectators=Spectators.EVERYONE) | (
+            Q(spectators=Spectators.FRIENDS) & Exists(friends)
+        )
+        games = games.filter(admits).exclude(Exists(seated))
+    else:
+        games = games.filter(spectators=Spectators.EVERYONE)
+    people = Count("seat_set", filter=Q(seat_set__user__isnull=False))
+    return (
+        games.select_related("created_by")
+        .prefetch_related("seat_set__user")
+        .annotate(people=people)
+        .order_by("-people", "turn_seconds", "-started_at", "-pk")
     )
 
 

@@ -17,6 +17,7 @@ game_voided = Signal()
 # Not sent when the player just decided themselves and is to act again: they are there.
 turn_started = Signal()
 
-# Sent after a player invited a friend to a table, with `game_id`, `user_id` (the friend) and
-# `inviter` (a username): the friend hears it by Web Push where they have no socket open.
+# Sent after a player invited a friend to a table, with `game_id`, `user_id` (the friend),
+# `inviter` (a username) and `rematch` (the table is the rematch of a game they played): the
+# friend hears it by Web Push where they have no socket open, and it stays in their notices.
 game_invited = Signal()

@@ -10,6 +10,7 @@ from typing import Any, Concatenate, ParamSpec
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
@@ -62,23 +63,46 @@ def lobby_tables(request: HttpRequest) -> HttpResponse:
     return render(request, "games/_tables.html", _lobby_tables(request))
 
 
+FINISHED = (GameStatus.FINISHED, GameStatus.ABORTED)
+FOUND_PER_PAGE = 20  # players a search of the friends page lists at once
+WATCH_LISTED = 10  # games to watch in the lobby and on the home page
+
+
+def running_games(request: HttpRequest) -> dict[str, Any]:
+    """The signed-in player's running games (`my_tables`; live and correspondence ones apart,
+    `my_live` and `my_correspondence`), those where they are to act first, soonest deadline
+    first; `my_turns`: the ids of those."""
+    if not request.user.is_authenticated:
+        return {"my_tables": [], "my_turns": set(), "my_live": [], "my_correspondence": []}
+    user = request.user
+    waiting = selectors.game_list(user=user, status=None, mine=False, my_turn=True)
+    turns = list(waiting.values_list("pk", flat=True)[:20])
+    mine = selectors.game_summaries(
+        selectors.game_list(user=user, status=GameStatus.ACTIVE, mine=True)[:20]
+    )
+    first = sorted(mine, key=lambda t: turns.index(t["id"]) if t["id"] in turns else len(turns))
+    return {
+        "my_tables": first,
+        "my_turns": set(turns),
+        # Live tables and correspondence tables (a limit of an hour or more) are listed apart.
+        "my_live": [t for t in first if not _correspondence(t)],
+        "my_correspondence": [t for t in first if _correspondence(t)],
+    }
+
+
+def games_to_watch(request: HttpRequest) -> list[selectors.GameSummary]:
+    return selectors.game_summaries(selectors.games_to_watch(request.user)[:WATCH_LISTED])
+
+
 def _lobby_tables(request: HttpRequest) -> dict[str, Any]:
     open_games = selectors.game_list(user=request.user, status=GameStatus.OPEN, mine=False)[:50]
-    mine = (
-        selectors.game_list(user=request.user, status=GameStatus.ACTIVE, mine=True)[:20]
-        if request.user.is_authenticated
-        else []
-    )
     open_tables = selectors.game_summaries(open_games)
-    my_tables = selectors.game_summaries(mine)
     return {
+        **running_games(request),
         "open_tables": open_tables,
-        "my_tables": my_tables,
-        # Live tables and correspondence tables (a limit of an hour or more) are listed apart.
+        "watch_tables": games_to_watch(request),
         "open_live": [t for t in open_tables if not _correspondence(t)],
         "open_correspondence": [t for t in open_tables if _correspondence(t)],
-        "my_live": [t for t in my_tables if not _correspondence(t)],
-        "my_correspondence": [t for t in my_tables if _correspondence(t)],
     }
 
 
@@ -86,16 +110,37 @@ def _correspondence(summary: selectors.GameSummary) -> bool:
     return summary["turn_seconds"] >= limits.CORRESPONDENCE_SECONDS
 
 
+MY_GAMES_SHOWN = 100
+MY_GAMES_FILTERS = ("all", "won", "people", "bots")
+
+
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
-    games = selectors.game_list(user=request.user, status=None, mine=True)[:100]
-    summaries = selectors.game_summaries(games)
+    """The player's games: running ones (their turn first), and finished ones newest first
+    with their date and the player's place, filtered to the won ones, the ones with people
+    only or the ones with bots."""
+    shown = request.GET.get("show", "all")
+    shown = shown if shown in MY_GAMES_FILTERS else "all"
+    user = _user(request)
+    games = list(selectors.game_list(user=user, status=None, mine=True)[:MY_GAMES_SHOWN])
+    ended = {game.pk: game.finished_at or game.created_at for game in games}
+    places = {s.game_id: s.place for g in games for s in g.seat_set.all() if s.user_id == user.pk}
+    rows = []
+    for summary in selectors.game_summaries(g for g in games if g.status in FINISHED):
+        place = places[summary["id"]]  # R15's, stored at the end (none for a stopped game)
+        won = place == 1
+        bots = summary["bots"] > 0
+        keep = {"all": True, "won": won, "people": not bots, "bots": bots}[shown]
+        if keep:
+            rows.append({"game": summary, "ended": ended[summary["id"]], "place": place})
     return render(
         request,
         "games/my_games.html",
         {
-            "running": [g for g in summaries if g["status"] in ("open", "active")],
-            "finished": [g for g in summaries if g["status"] in ("finished", "aborted")],
+            **running_games(request),
+            "finished": rows,
+            "shown": shown,
+            "filters": MY_GAMES_FILTERS,
         },
     )
 
@@ -194,7 +239,24 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     }
     if view["you"] is not None and game.status == GameStatus.OPEN:
         context["friends_panel"] = _friends_panel(_user(request))
+        if game.rematch_of_id is not None:
+            context["rematch_missing"] = _rematch_missing(game, _user(request))
     return render(request, "games/table.html", context)
+
+
+def _rematch_missing(rematch: Game, user: User) -> list[dict[str, Any]]:
+    """The last game's people not seated at its rematch yet, each with whether a block between
+    them and `user` keeps them out (they were not invited)."""
+    last = rematch.rematch_of
+    if last is None:
+        return []
+    seated = {seat.user_id for seat in selectors.seats_of(rematch)}
+    blocked = account_selectors.blocked_ids(user.pk)
+    return [
+        {"name": seat.display_name, "blocked": seat.user_id in blocked}
+        for seat in selectors.seats_of(last)
+        if seat.user_id is not None and seat.user_id not in seated
+    ]
 
 
 @login_required
@@ -216,6 +278,14 @@ def invitation(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("table", game_id=game.pk)
     summary = selectors.game_summaries([game])[0]
     return render(request, "games/invitation.html", {"game": game, "table": summary, "code": code})
+
+
+@login_required
+@require_POST
+def add_bot(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The waiting room's "Give a seat to a bot" (the table's creator)."""
+    act(request, lambda: services.game_add_bot(game_id=game_id, user=_user(request)))
+    return redirect("table", game_id=game_id)
 
 
 @login_required
@@ -246,12 +316,20 @@ def friends(request: HttpRequest) -> HttpResponse:
     returned and the players they blocked."""
     user = _user(request)
     wanted = request.GET.get("find", "").strip()
+    context: dict[str, Any] = {}
     if wanted:
-        found = User.objects.filter(username__iexact=wanted).first()
-        if found is not None:
-            return redirect("profile", username=found.username)
-        messages.error(request, _("There is no player %(name)s.") % {"name": wanted})
-    context = {
+        # Names starting with what was typed, any case, 20 a page; an exact name opens at once.
+        found = User.objects.filter(is_active=True, username__istartswith=wanted)
+        exact = found.filter(username__iexact=wanted).first()
+        if exact is not None and not request.GET.get("page"):
+            return redirect("profile", username=exact.username)
+        page = Paginator(found.order_by("username"), FOUND_PER_PAGE).get_page(
+            request.GET.get("page")
+        )
+        if not page.object_list:
+            messages.error(request, _("There is no player %(name)s.") % {"name": wanted})
+        context = {"found": page, "wanted": wanted}
+    context |= {
         "friends_panel": _friends_panel(user),
         "circle": account_selectors.circle(user),
         "friends_page": True,

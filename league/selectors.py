@@ -15,7 +15,7 @@ from core.errors import Invalid
 from games.engine import round_numbers
 from games.models import Game, GameStatus, Seat, round_format
 from games.selectors import AnyUser, games_watchable_by, reliability
-from league.models import LeagueGame, Pool, Rating, RatingChange, SeasonStanding
+from league.models import LeagueGame, Pool, Rating, RatingChange, SeasonStanding, pool_of
 from league.ratings import PROVISIONAL_GAMES, Skill, display
 
 SEASON = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
@@ -276,3 +276,22 @@ def user_summary(user: User) -> Me:
         "games_won": finished.filter(place=1).count(),
         "games_active": seats.filter(game__status=GameStatus.ACTIVE).count(),
     }
+
+
+def featured_game(candidates: list[Game]) -> Game | None:
+    """Of these running games, the one whose seated people have the highest mean league
+    rating in its pool (R27); among equals, and where nobody is rated, the first one."""
+    users = {seat.user_id for game in candidates for seat in game.seat_set.all() if seat.user_id}
+    rated = Rating.objects.filter(user_id__in=users, games__gt=0)
+    ratings: dict[tuple[int | None, str], float] = {(r.user_id, r.pool): r.ordinal for r in rated}
+
+    def strength(game: Game) -> float:
+        pool = pool_of(game)
+        known = [
+            ratings[(seat.user_id, pool)]
+            for seat in game.seat_set.all()
+            if (seat.user_id, pool) in ratings
+        ]
+        return sum(known) / len(known) if known else float("-inf")
+
+    return max(candidates, key=strength, default=None)

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Model
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts import retirement
@@ -24,6 +25,8 @@ from games import push
 from games import services as games_services
 from games.models import ChatMessage, Game
 from moderation.models import AuditLog, Report, ReportStatus
+from notifications import notices
+from notifications.models import NoticeKind
 
 
 def audit(*, moderator: User | None, action: str, target: Model, reason: str = "") -> AuditLog:
@@ -80,6 +83,7 @@ def user_unsuspend(*, moderator: User | None, user: User, reason: str = "") -> N
     with transaction.atomic():
         accounts_services.suspension_lift(user=user)
         audit(moderator=moderator, action="lift suspension", target=user, reason=reason)
+        notices.notice_add(user_id=user.pk, kind=NoticeKind.SUSPENSION, url=reverse("home"))
 
 
 def may_sanction(moderator: User, user: User) -> bool:

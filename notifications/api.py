@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apikit.api import player
-from apikit.schema import errors, ref
-from notifications import services
+from apikit.api import flag, paginate, player
+from apikit.schema import errors, page_of, ref
+from core.errors import Invalid
+from notifications import notices, services
+from notifications.models import NoticeKind
+from notifications.notices import NoticeView
 from notifications.serializers import (
+    NOTICES_READ_BODY,
     DeviceSerializer,
     DeviceTokenSerializer,
+    NoticesReadSerializer,
     NotificationSettingsSerializer,
     PushEndpointSerializer,
     PushSubscriptionSerializer,
@@ -110,4 +115,54 @@ class Devices(APIView):
         serializer = DeviceTokenSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.device_remove(user=player(request), token=serializer.validated_data["token"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class Notices(APIView):
+    @extend_schema(
+        operation_id="notices_list",
+        summary="Your notices, newest first",
+        parameters=[
+            OpenApiParameter("unread", bool, description="Only those not marked read yet."),
+            OpenApiParameter(
+                "kind", str, enum=NoticeKind.values, description="Only notices of this kind."
+            ),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int),
+        ],
+        responses={200: page_of(NoticeView), **errors(400, 401)},
+        description=(
+            "What follows, invitations, rematches, tournament tables and lifted suspensions "
+            "told you (as a toast, on `ws/me/` or by push), kept for you: each with its text in "
+            "your language, its link and whether you have read it. Your 200 newest are kept."
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        user = player(request)
+        kind = request.query_params.get("kind")
+        if kind is not None and kind not in NoticeKind.values:
+            raise Invalid(
+                f"'kind' is one of {', '.join(NoticeKind.values)}.",
+                fields={"kind": NoticeKind.values},
+            )
+        found = notices.notices_of(user.pk, unread=flag(request, "unread"), kind=kind)
+        return paginate(request, found, self, present=notices.notice_views)
+
+
+class NoticesRead(APIView):
+    @extend_schema(
+        operation_id="notices_read",
+        summary="Mark notices read",
+        request=NOTICES_READ_BODY,
+        responses={204: None, **errors(400, 401)},
+        description=(
+            "Mark these of your notices read (`ids`), or all of them (`all: true`). Ids that "
+            "are not your notices change nothing."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        user = player(request)
+        serializer = NoticesReadSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        notices.notices_read(user_id=user.pk, ids=serializer.validated_data.get("ids"))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -87,3 +87,31 @@ class Sent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user_id} for game {self.game_id} at {self.seq}"
+
+
+class NoticeKind(models.TextChoices):
+    FOLLOW = "follow", "follow"
+    INVITE = "invite", "invitation"
+    TOURNAMENT_TABLE = "tournament_table", "tournament table"
+    REMATCH = "rematch", "rematch"
+    SUSPENSION = "suspension", "suspension lifted"
+
+
+class Notice(models.Model):
+    """What a toast or a push told a player, kept for the notices page: its kind, the names
+    and ids its text is written from (in the reader's language when read), and its link."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices"
+    )
+    kind = models.CharField(max_length=20, choices=NoticeKind.choices)
+    params = models.JSONField(default=dict)
+    url = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    read = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-created_at"], name="notices_newest_first")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} notice for {self.user_id}"

@@ -8,6 +8,8 @@ from typing import Any
 
 from core import limits
 from games import infra, presence
+from notifications.models import NoticeKind
+from notifications.notices import notice_add, profile_url, table_url
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +48,14 @@ def _queue_notice(user_id: int, game_id: int, seq: int, *, live: bool) -> None:
         log.warning("turn notice for user %s at game %s not queued: %r", user_id, game_id, error)
 
 
-def on_invited(sender: Any, game_id: int, user_id: int, inviter: str, **_: Any) -> None:
-    """A friend invited the user to a table: a Web Push where they have no socket open (a
-    socket heard it on `ws/me/`), sent off the request's thread."""
+def on_invited(
+    sender: Any, game_id: int, user_id: int, inviter: str, rematch: bool = False, **_: Any
+) -> None:
+    """A friend invited the user to a table (or a player of their last game asks for its
+    rematch): a notice, and a Web Push where they have no socket open (a socket heard it on
+    `ws/me/`), sent off the request's thread."""
+    kind = NoticeKind.REMATCH if rematch else NoticeKind.INVITE
+    notice_add(user_id=user_id, kind=kind, url=table_url(game_id), name=inviter, game=game_id)
     if presence.connected_here(user_id):
         return
     infra.call(lambda: _queue_invite(user_id, game_id, inviter))
@@ -65,11 +72,27 @@ def _queue_invite(user_id: int, game_id: int, inviter: str) -> None:
         log.warning("invitation for user %s to game %s not queued: %r", user_id, game_id, error)
 
 
-def tables_ready(*, game_id: int, user_ids: list[int], tournament: str) -> None:
-    """A tournament seated these players at a new table: each hears it in a worker (a push
-    where no socket is open; a mail at a table of an hour or more a turn), off the caller's
-    thread."""
+def tables_ready(
+    *, game_id: int, user_ids: list[int], tournament: str, round_number: int | None = None
+) -> None:
+    """A tournament seated these players at a new table: a notice each (which their open
+    pages take them to the table by), and each hears it in a worker (a push where no socket is
+    open; a mail at a table of an hour or more a turn), off the caller's thread."""
+    for user_id in user_ids:
+        notice_add(
+            user_id=user_id,
+            kind=NoticeKind.TOURNAMENT_TABLE,
+            url=table_url(game_id),
+            tournament=tournament,
+            round=round_number,
+            game=game_id,
+        )
     infra.call(lambda: _queue_tables(game_id, user_ids, tournament))
+
+
+def on_followed(sender: Any, user_id: int, follower: str, **_: Any) -> None:
+    """Someone follows the user: a notice with the follower's profile."""
+    notice_add(user_id=user_id, kind=NoticeKind.FOLLOW, url=profile_url(follower), name=follower)
 
 
 def _queue_tables(game_id: int, user_ids: list[int], tournament: str) -> None:

@@ -8,13 +8,14 @@ import re
 from typing import Any
 
 from django.core.validators import RegexValidator
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from apikit.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from apikit.schema import whole_text
 from apikit.serializers import StrictSerializer
 from notifications import endpoints
+from notifications.notices import KEPT
 
 ENDPOINT_MAX_LENGTH = 1000
 KEY_MAX_LENGTH = 200
@@ -116,3 +117,51 @@ class DeviceSerializer(DeviceTokenSerializer):
         choices=["fcm", "apns"],
         help_text="`fcm`: Firebase Cloud Messaging (Android); `apns`: Apple's (iOS).",
     )
+
+
+def _notice_ids(*, required: bool) -> serializers.ListField:
+    return serializers.ListField(
+        child=StrictIntegerField(min_value=1, max_value=2**63 - 1),
+        required=required,
+        min_length=1,
+        max_length=KEPT,
+        help_text="The notices to mark read (ids that are not yours change nothing).",
+    )
+
+
+@extend_schema_field({"type": "boolean", "enum": [True]})
+class OnlyTrueField(StrictBooleanField):
+    """`true`, and nothing else (false is 400 `invalid`)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if data is not True:
+            self.fail("invalid")
+        return True
+
+
+class NoticesReadSerializer(StrictSerializer):
+    """Either `ids` (the caller's notices to mark read) or `all: true` (exactly one)."""
+
+    ids = _notice_ids(required=False)
+    all = OnlyTrueField(required=False, help_text="Mark every notice read.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("ids" in attrs) == ("all" in attrs):
+            raise serializers.ValidationError({"ids": ["Send either ids or all."]})
+        return attrs
+
+
+class NoticesReadIdsSerializer(StrictSerializer):
+    ids = _notice_ids(required=True)
+
+
+class NoticesReadAllSerializer(StrictSerializer):
+    all = OnlyTrueField(required=True, help_text="Mark every notice read.")
+
+
+NOTICES_READ_BODY = PolymorphicProxySerializer(
+    component_name="NoticesRead",
+    serializers=[NoticesReadIdsSerializer, NoticesReadAllSerializer],
+    resource_type_field_name=None,
+)
+"""The schema of a notices-read body (NoticesReadSerializer parses it): some ids, or all."""

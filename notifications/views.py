@@ -1,5 +1,5 @@
-"""Pages of the notifications: one-click unsubscribe, the profile's settings form, and the
-service worker that shows pushes."""
+"""Pages of the notifications: one-click unsubscribe, the profile's settings form, the
+notices page, and the service worker that shows pushes."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import BadRequest
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from notifications import mail, services
+from notifications import mail, notices, services
 
 
 @csrf_exempt  # the signed token is the credential; mail clients post without a CSRF token
@@ -55,3 +55,33 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/"
     return response
+
+
+NOTICES_SHOWN = 50
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notices_page(request: HttpRequest) -> HttpResponse:
+    """The player's notices, newest first, unread ones marked; POST marks them all read."""
+    assert isinstance(request.user, User)
+    if request.method == "POST":
+        notices.notices_read(user_id=request.user.pk, ids=None)
+        return redirect("notices")
+    shown = notices.notices_of(request.user.pk)[:NOTICES_SHOWN]
+    return render(
+        request,
+        "notifications/notices.html",
+        {"notices": notices.notice_views(shown), "unread": notices.unread_count(request.user.pk)},
+    )
+
+
+@login_required
+def notice_open(request: HttpRequest, notice_id: int) -> HttpResponse:
+    """One of the player's notices, marked read, opens where it points."""
+    assert isinstance(request.user, User)
+    notice = notices.notices_of(request.user.pk).filter(pk=notice_id).first()
+    if notice is None:
+        raise Http404("No such notice.")
+    notices.notices_read(user_id=request.user.pk, ids=[notice.pk])
+    return redirect(notice.url)

@@ -45,7 +45,8 @@ class TableRow(TypedDict):
 
 
 class TournamentSummary(TypedDict):
-    """A tournament in a list; `players`: those still in (T5)."""
+    """A tournament in a list; `players`: those still in (T5) and those who played a game
+    before they withdrew."""
 
     id: int
     name: str
@@ -121,7 +122,7 @@ def tournament_view(tournament: Tournament, user: AnyUser) -> TournamentView:
 def audience_views(tournament: Tournament) -> AudienceViews:
     entries = list(tournament.entries.select_related("user"))
     tables = list(tournament.tables.select_related("game").prefetch_related("game__seat_set__user"))
-    players = sum(not entry.withdrawn for entry in entries)
+    players = sum(not entry.withdrawn or entry.games > 0 for entry in entries)
     public: TournamentView = {
         **_summary(tournament, players),
         "rounds": tournament.rounds,
@@ -202,7 +203,7 @@ def tournament_list(user: AnyUser, status: str | None) -> QuerySet[Tournament]:
 
 def tournament_summaries(tournaments: list[Tournament]) -> list[TournamentSummary]:
     counts = dict(
-        Entry.objects.filter(tournament__in=tournaments, withdrawn=False)
+        Entry.objects.filter(Q(withdrawn=False) | Q(games__gt=0), tournament__in=tournaments)
         .values_list("tournament")
         .annotate(n=Count("pk"))
     )

@@ -425,5 +425,11 @@ def _after(tournament: Tournament, outcomes: list[Outcome]) -> None:
     for outcome in outcomes:
         dispatch(outcome)
         seated = [seat.user_id for seat in outcome.seats if seat.user_id is not None]
-        tables_ready(game_id=outcome.game.pk, user_ids=seated, tournament=tournament.name)
+        round_number = tournament.round if tournament.format == Format.SWISS else None
+        tables_ready(
+            game_id=outcome.game.pk,
+            user_ids=seated,
+            tournament=tournament.name,
+            round_number=round_number,
+        )
     tournament_changed(tournament.pk)

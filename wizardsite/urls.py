@@ -47,6 +47,8 @@ api_v1 = [
         name="api-me-push-subscriptions",
     ),
     path("accounts/me/devices/", notifications_api.Devices.as_view(), name="api-me-devices"),
+    path("notices/", notifications_api.Notices.as_view(), name="api-notices"),
+    path("notices/read/", notifications_api.NoticesRead.as_view(), name="api-notices-read"),
     path("games/", games_api.GameListCreate.as_view(), name="api-games"),
     path("games/<int:game_id>/", games_api.GameDetail.as_view(), name="api-game"),
     path("games/<int:game_id>/join/", games_api.GameJoin.as_view(), name="api-game-join"),
@@ -97,6 +99,7 @@ api_v1 = [
 
 pages = [
     path("", views.home, name="home"),
+    path("home/live/", views.home_live, name="home-live"),
     path("rules/", views.rules, name="rules"),
     path("how-to-play/", views.how_to_play, name="how-to-play"),
     path("lobby/", games_views.lobby, name="lobby"),
@@ -109,6 +112,7 @@ pages = [
     path("games/<int:game_id>/join/", games_views.join, name="join"),
     path("i/<str:code>/", games_views.invitation, name="invitation"),
     path("games/<int:game_id>/leave/", games_views.leave, name="leave"),
+    path("games/<int:game_id>/add-bot/", games_views.add_bot, name="add-bot"),
     path("games/<int:game_id>/rematch/", games_views.rematch, name="rematch"),
     path("games/<int:game_id>/replay/", review_views.replay, name="replay"),
     path("games/<int:game_id>/ratings/", league_views.game_ratings, name="game-ratings"),
@@ -145,6 +149,8 @@ pages = [
         "notifications/settings/", notifications_views.settings_form, name="notifications-settings"
     ),
     path("sw.js", notifications_views.service_worker, name="service-worker"),
+    path("notices/", notifications_views.notices_page, name="notices"),
+    path("notices/<int:notice_id>/", notifications_views.notice_open, name="notice-open"),
     path("manifest.webmanifest", install.manifest, name="manifest"),
     path("offline/", install.offline, name="offline"),
     path("favicon.ico", views.favicon, name="favicon"),

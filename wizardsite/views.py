@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import markdown
 from django.core.exceptions import RequestDataTooBig
@@ -20,14 +21,35 @@ from django.views.defaults import server_error as html_server_error
 
 from apikit.unavailable import is_unavailable
 from core.errors import error_body
+from games import selectors as game_selectors
+from games import views as game_views
+from league import selectors as league_selectors
 from wizardsite.middleware import malformed, too_large, unavailable
 
+FEATURED_FROM = 50  # the liveliest games to watch, of which the strongest is featured
 RULES_DIR = Path(__file__).resolve().parent.parent / "games" / "rules"
 HOWTO_DIR = Path(__file__).resolve().parent / "howto"
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The welcome; for a player, their running games first (their turn on top); for anyone,
+    the featured table (the strongest game in progress they may watch) and games to watch."""
+    context = {**game_views.running_games(request), **_to_watch(request)}
+    return render(request, "home.html", context)
+
+
+def home_live(request: HttpRequest) -> HttpResponse:
+    """The home page's featured table and games to watch, as the page refreshes them live."""
+    return render(request, "_home_live.html", _to_watch(request))
+
+
+def _to_watch(request: HttpRequest) -> dict[str, Any]:
+    watchable = list(game_selectors.games_to_watch(request.user)[:FEATURED_FROM])
+    featured = league_selectors.featured_game(watchable)
+    return {
+        "featured": game_selectors.game_summaries([featured])[0] if featured else None,
+        "watch_tables": game_selectors.game_summaries(watchable[: game_views.WATCH_LISTED]),
+    }
 
 
 def rules(request: HttpRequest) -> HttpResponse:

@@ -16,6 +16,7 @@ from games.services.moves import (
 )
 from games.services.tables import (
     game_abort,
+    game_add_bot,
     game_create,
     game_join,
     game_leave,
@@ -33,6 +34,7 @@ __all__ = [
     "chat_post",
     "chat_text_erase",
     "game_abort",
+    "game_add_bot",
     "game_create",
     "game_invite",
     "game_join",

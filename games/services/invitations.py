@@ -27,7 +27,7 @@ def game_invite(*, game_id: int, user: User, username: str) -> None:
     invite_users(game.pk, user, [friend.pk])
 
 
-def invite_users(game_id: int, sender: User, user_ids: list[int]) -> None:
+def invite_users(game_id: int, sender: User, user_ids: list[int], *, rematch: bool = False) -> None:
     """Invite each user to the table (they may then join it without its code, and watch it):
     `ws/me/` tells them at once, Web Push those with no socket open (notifications.receivers)."""
     for user_id in user_ids:
@@ -37,7 +37,13 @@ def invite_users(game_id: int, sender: User, user_ids: list[int]) -> None:
     invite: push.InviteMessage = {"type": "me.invite", "game": game_id, "sender": sender.username}
     push.send_many([(push.me_group(user_id), invite) for user_id in user_ids])
     for user_id in user_ids:
-        game_invited.send(sender=Game, game_id=game_id, user_id=user_id, inviter=sender.username)
+        game_invited.send(
+            sender=Game,
+            game_id=game_id,
+            user_id=user_id,
+            inviter=sender.username,
+            rematch=rematch,
+        )
 
 
 def invitations_between_end(*, user_id: int, other_id: int) -> None:

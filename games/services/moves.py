@@ -22,6 +22,7 @@ from games import engine, infra, metrics, selectors
 from games.difficulty import make_seat_bot
 from games.dispatch import dispatch, expire_at
 from games.engine import Event, Move, State
+from games.engine.events import ROUND_SCORED
 from games.locks import Table, lock_table
 from games.models import Event as EventRow
 from games.models import Game, GameStatus, Seat
@@ -320,8 +321,11 @@ def _record(table: Table, state: State, events: list[Event]) -> Outcome:
         timer_due=None if stepping else clock.timer_due(game, now),
         turn=_person_turn(table, state, events) if actor == "person" else None,
         finished=state.is_over,
-        # Lobbies care when a table starts or ends, not about every move.
-        lobby=state.is_over or len(events) == game.seq,
+        # Lobbies care when a table starts, scores a round (its games to watch show the
+        # round and the scores) or ends, not about every move.
+        lobby=state.is_over
+        or len(events) == game.seq
+        or any(event["type"] == ROUND_SCORED for event in events),
     )
 
 

@@ -1,4 +1,4 @@
-"""Tables: create, join, leave, rematch; and a moderator's abort and void.
+"""Tables: create, join, leave, a bot for a free seat, rematch; and a moderator's abort and void.
 
 Each runs in one transaction with the game row locked (games.locks), so it never races a move.
 """
@@ -270,7 +270,7 @@ def game_rematch(*, game_id: int, user: User) -> Outcome:
     if invited is not None:  # and on ws/me/ (or Web Push) wherever they are
         people = {s.user_id for s in table.seats if s.user_id is not None}
         others = sorted(people - blocked_ids(user.pk) - {user.pk})
-        invite_users(outcome.game.pk, user, others)
+        invite_users(outcome.game.pk, user, others, rematch=True)
     return outcome
 
 
@@ -313,6 +313,32 @@ def _join(table: Table, user: User, invite: str | None = None) -> Outcome:
     Seat.objects.create(game=game, number=free[0], user=user)
     table = lock_table(game.pk)
     return start(table) if len(free) == 1 else _changed(table)
+
+
+def game_add_bot(*, game_id: int, user: User) -> Outcome:
+    """The table's creator, seated at it, gives its lowest free seat to a bot (of the kind its
+    bots are, else the default one); the seat that fills the table starts the game. A table
+    with a bot is no league game (R17)."""
+    with transaction.atomic(durable=True):
+        table = lock_table(game_id)
+        game = table.game
+        if game.created_by_id != user.pk or table.seat_of(user.pk) is None:
+            raise NotAPlayer("Only the table's creator, seated at it, gives a seat to a bot.")
+        if game.status != GameStatus.OPEN:
+            raise GameFull("This table has started or ended: no seat is free.")
+        lock_active(user)
+        alone = not any(s.user_id not in (None, user.pk) for s in table.seats)
+        _ensure_room(user, open_table=False, bot_game=alone and game.bots == 0)
+        taken = {seat.number for seat in table.seats}
+        free = [n for n in range(game.seats) if n not in taken]
+        kind = next((seat.bot_kind for seat in table.seats if seat.is_bot), None)
+        Seat.objects.create(game=game, number=free[0], bot_kind=bot_kind_for(kind))
+        game.bots += 1
+        game.save(update_fields=["bots"])
+        table = lock_table(game.pk)
+        outcome = start(table) if len(free) == 1 else _changed(table)
+    dispatch(outcome)
+    return outcome
 
 
 RELIABILITY_UNKNOWN = 80  # a player with too few games yet counts as this (API.md)

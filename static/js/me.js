@@ -1,7 +1,9 @@
 /* The player's own socket (ws/me/) on every page: the header's count of games awaiting their
    move, fetched again whenever a turn becomes theirs anywhere or their list of games changes
-   (API.md "Your turns everywhere"), and a friend's invitation shown as a toast with a join
-   button (API.md "Friends, invitations and who may watch"). */
+   (API.md "Your turns everywhere"); a friend's invitation shown as a toast with a join
+   button (API.md "Friends, invitations and who may watch"); the header's count of unread
+   notices; and a tournament's new table, which takes the player there after a countdown they
+   see (or at once with "Go now"), unless they are playing a game on this page. */
 import { fetchJSON, LiveSocket } from "./net.js";
 import { fmt, gettext, ngettext } from "./i18n.js";
 
@@ -76,10 +78,86 @@ function showInvite({ game, from }) {
   box.append(toast);
 }
 
+const NEXT_TABLE_SECONDS = 8;
+const FRESH_MS = 10 * 60 * 1000;  // an older table notice is for the notices page only
+const noticesCount = document.getElementById("notices-count");
+const noticesLink = document.getElementById("notices-link");
+let nextTable = null;  // the id of the table notice a toast shows
+
+const markRead = (ids) => fetchJSON("/api/v1/notices/read/", { method: "POST", body: { ids } });
+
+async function refreshNotices() {
+  const { ok, data } = await fetchJSON("/api/v1/notices/?unread=true&page_size=20");
+  if (!ok || !noticesCount) return;
+  noticesCount.hidden = data.count === 0;
+  noticesCount.textContent = String(data.count);
+  noticesLink.setAttribute("aria-label", data.count
+    ? fmt(ngettext("Notices: %(count)s unread", "Notices: %(count)s unread", data.count), { count: data.count })
+    : gettext("Notices"));
+  const table = data.results.find((n) => n.kind === "tournament_table" && Date.now() - Date.parse(n.created_at) < FRESH_MS);
+  if (!table) return;
+  if (new URL(table.url, location.href).pathname === location.pathname) {
+    await markRead([table.id]);  // already there
+    refreshNotices();
+  } else if (nextTable !== table.id) showNextTable(table);
+}
+
+function showNextTable(notice) {
+  nextTable = notice.id;
+  const box = toasts();
+  box.querySelector('[data-testid="next-table"]')?.remove();
+  const toast = document.createElement("div");
+  toast.className = "toast next-table";
+  toast.dataset.testid = "next-table";
+  toast.setAttribute("role", "alert");
+  const text = document.createElement("p");
+  text.textContent = notice.text;
+  const countdown = document.createElement("p");
+  countdown.className = "small";
+  countdown.dataset.testid = "next-table-countdown";
+  const go = async () => {
+    clearInterval(timer);
+    await markRead([notice.id]);
+    window.location.assign(notice.url);
+  };
+  const goNow = document.createElement("button");
+  goNow.type = "button";
+  goNow.textContent = gettext("Go now");
+  goNow.dataset.testid = "next-table-go";
+  goNow.addEventListener("click", go);
+  const stay = document.createElement("button");
+  stay.type = "button";
+  stay.className = "secondary";
+  stay.textContent = gettext("Stay here");
+  stay.dataset.testid = "next-table-stay";
+  stay.addEventListener("click", async () => {
+    clearInterval(timer);
+    toast.remove();
+    await markRead([notice.id]);
+    refreshNotices();
+  });
+  // Playing a running game on this page: nobody is taken away from it; the toast waits.
+  const table = window.WizardTable && window.WizardTable.view;
+  const playing = Boolean(table && table.status === "active" && table.you !== null);
+  let left = NEXT_TABLE_SECONDS;
+  const tick = () => {
+    countdown.textContent = fmt(ngettext("Taking you there in %(n)s second.", "Taking you there in %(n)s seconds.", left), { n: left });
+    if (left-- <= 0) go();
+  };
+  const timer = playing ? null : setInterval(tick, 1000);
+  if (!playing) tick();
+  toast.append(text, countdown, goNow, stay);
+  box.append(toast);
+}
+
 new LiveSocket("/ws/me/", {
   onMessage: (message) => {
     if (message.type === "invite") showInvite(message);
     else if (badge) refresh();
+    if (message.type === "games" || message.type === "invite") refreshNotices();
   },
-  onStatus: (up) => { if (up && badge) refresh(); },
+  onStatus: (up) => {
+    if (up && badge) refresh();
+    if (up) refreshNotices();
+  },
 });

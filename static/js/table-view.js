@@ -561,7 +561,8 @@ export function placeOf(players, player) {
   return 1 + players.filter((other) => other.score > player.score).length;
 }
 
-/* Each player's exact bids and best round over the finished rounds of `scores`. */
+/* Each player's exact bids and best round over the finished rounds of `scores` (a best round
+   is shown only when it scored). */
 export function gameStats(scores, seat) {
   const exact = scores.filter((r) => r.bids[seat] === r.tricks[seat]).length;
   const best = scores.reduce((top, r) => (top === null || r.points[seat] > top.points
@@ -587,7 +588,7 @@ export function renderGameOver(view, ratings) {
     if (place === 1) item.append(" ", badge(gettext("winner"), "winner"));
     const stats = gameStats(view.scores, player.seat);
     const line = fmt(gettext("exact bids: %(exact)s of %(rounds)s"), stats);
-    const best = stats.best ? " · " + fmt(gettext("best round: %(round)s (%(points)s)"),
+    const best = stats.best && stats.best.points > 0 ? " · " + fmt(gettext("best round: %(round)s (%(points)s)"),
       { round: stats.best.round, points: (stats.best.points > 0 ? "+" : "") + stats.best.points }) : "";
     item.append(el("span", "stats", line + best));
     const change = ratings && ratings.league ? ratings.changes.find((c) => c.seat === player.seat) : null;
@@ -647,7 +648,7 @@ export function renderRematch(rematch) {
   const box = $("rematch-joined");
   if (!box || !rematch || !rematch.players) return;
   const names = rematch.players.filter((p) => !p.is_bot).map(displayName);
-  box.textContent = fmt(gettext("Joined so far: %(names)s (%(free)s seats free)"),
+  box.textContent = fmt(ngettext("Joined so far: %(names)s (%(free)s seat free)", "Joined so far: %(names)s (%(free)s seats free)", rematch.free_seats),
     { names: names.join(", "), free: rematch.free_seats });
   box.hidden = false;
 }

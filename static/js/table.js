@@ -302,8 +302,11 @@ function startTable() {
         const bid = round && round.bids[p.seat] !== null ? round.bids[p.seat] + p.delta : null;
         if (round) round.bids[p.seat] = bid;
         scene.to_act = p.seat;
-        const text = fmt(p.delta > 0 ? gettext("%(name)s raises their bid to %(bid)s (the Cloud).")
-          : gettext("%(name)s lowers their bid to %(bid)s (the Cloud)."), { name: name(p.seat), bid });
+        const mine = p.seat === view.you;
+        const text = mine
+          ? fmt(p.delta > 0 ? gettext("You raise your bid to %(bid)s (the Cloud).") : gettext("You lower your bid to %(bid)s (the Cloud)."), { bid })
+          : fmt(p.delta > 0 ? gettext("%(name)s raises their bid to %(bid)s (the Cloud).")
+            : gettext("%(name)s lowers their bid to %(bid)s (the Cloud)."), { name: name(p.seat), bid });
         announce(text);
         showNotice("adjust", text, { ms: pace().hold * 1.5 });
         render();
@@ -740,6 +743,10 @@ function startTable() {
     const specials = $("special-cards");
     const home = $(open ? "waiting-tags" : "facts-tags");
     if (specials && home && specials.parentElement !== home) home.append(specials);
+    // The chat is the waiting room's until the game starts, then the table's.
+    const chatBox = $("chat");
+    const chatHome = open ? $("waiting-chat") : $("chat-home");
+    if (chatBox && chatHome && chatBox.parentElement !== chatHome) chatHome.append(chatBox);
     $("waiting-room").hidden = !open;
     $("table-layout").hidden = open;
     if ($("watching")) $("watching").hidden = open;
@@ -996,6 +1003,18 @@ function startTable() {
   const header = document.querySelector("header.site");
   const measure = () => document.documentElement.style.setProperty("--header-h", header.offsetHeight + "px");
   if (header) { measure(); new ResizeObserver(measure).observe(header); }
+
+  // "Join the rematch": a player of this game takes a seat at once and opens it; a refusal
+  // (a block, the table full) says why under the button.
+  $("rematch-link").addEventListener("click", async (event) => {
+    if (view.you === null || !view.rematch) return;  // a spectator just opens the table
+    event.preventDefault();
+    const { ok, data } = await fetchJSON(`/api/v1/games/${view.rematch}/join/`, { method: "POST", body: {} });
+    if (ok) { leaving = true; window.location.assign(`/games/${view.rematch}/`); return; }
+    const box = $("rematch-joined");
+    box.textContent = errorText(data.error && data.error.code, data.error && data.error.message);
+    box.hidden = false;
+  });
 
   chat = startChat(announce);
   draw.renderSpecialCards($("special-cards"), view.special_cards);

@@ -112,3 +112,25 @@ def test_the_table_offers_preset_chat_and_the_lobby_shows_a_minimum_reliability(
     spanish = Client(headers={"accept-language": "es"})
     presets = spanish.get(f"{API}/chat/presets/").json()
     assert {"key": "good_luck", "text": "¡Buena suerte!"} in presets
+
+
+def test_find_a_player_lists_names_starting_so_in_any_case_page_by_page(
+    make_player: Callable[..., Player],
+) -> None:
+    me = make_player()
+    for name in ("Alicia", "alina", "bob_ali"):
+        User.objects.create_user(name)
+    for n in range(25):
+        User.objects.create_user(f"zeta{n:02d}")
+    page = browser(me)
+    found = page.get("/friends/?find=ALI").content.decode()
+    listed = found.split('data-testid="found-players"')[1].split("</ul>")[0]
+    assert "Alicia" in listed and "alina" in listed and "bob_ali" not in listed
+    exact = page.get("/friends/?find=alicia")
+    assert exact.status_code == 302 and exact["Location"] == "/players/Alicia/"
+    first = page.get("/friends/?find=zeta").content.decode()
+    assert first.count('href="/players/zeta') == 20 and "Page 1 of 2" in first
+    second = page.get("/friends/?find=zeta&page=2").content.decode()
+    assert second.count('href="/players/zeta') == 5 and "zeta24" in second
+    nobody = page.get("/friends/?find=qqq", follow=True).content.decode()
+    assert "There is no player qqq." in nobody

@@ -1,10 +1,14 @@
-"""A Swiss tournament through the pages only: one player creates it with the form, two others
-join from its page, the creator starts it, and each of the three opens their first table from
-the tournament's page (the other two see it appear live) and finds their hand there. The pages
-fit a phone and a laptop."""
+"""A Swiss tournament of two rounds through the pages only, nobody typing an address: one
+player creates it with the form, two others find it in the list and join from its page, the
+creator starts it, and each of the three opens their first table from the tournament's page
+(the other two see it appear live) and plays it there. When the second round is seated, every
+page takes its player to the new table: one with "Go now", the others after the countdown they
+see. The second game's end leads back to the tournament, which shows it finished, with three
+players who played two games each. At a phone's and a laptop's size, in English and Spanish."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -14,21 +18,26 @@ from playwright.sync_api import expect
 from tests.e2e.helpers import (
     NO_HORIZONTAL_SCROLL_JS,
     Player,
+    play_turn,
     screenshots_on_failure,
     sign_up,
     wait_table_live,
 )
+from tests.e2e.page_waits import OVER, my_turn, until
 
 pytestmark = pytest.mark.e2e
 
-SEED = "cup-1"  # the host starts the tournament: its first table is dealt from this seed
+# Every player's requests fix this seed, so each round's table is dealt from it whoever's move
+# seats the round.
+SEED = "cup-1"
+CHOICES = 1205  # the players' bids, trumps and cards: a random.Random seeded with this
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 
 
 def create_tournament(player: Player) -> str:
-    """Fill in the creation form (Swiss, 1 round, round 1 only, 3 a table); its page's path."""
+    """Fill in the creation form (Swiss, 2 rounds, round 1 only, 3 a table); its page's path."""
     page = player.page
     page.goto("/tournaments/")
     page.locator('[data-testid="tournament-create"]').click()
@@ -36,7 +45,7 @@ def create_tournament(player: Player) -> str:
     form.locator("#id_name").fill("Quick cup")
     form.locator("#id_format").select_option("swiss")
     form.locator("#id_table_size").select_option("3")
-    form.locator("#id_rounds").fill("1")
+    form.locator("#id_rounds").fill("2")
     form.locator("#id_rounds_format").select_option("1")
     form.locator("#id_blind_first_round").uncheck()
     form.locator("button[type=submit]").click()
@@ -50,13 +59,38 @@ def fits(player: Player, name: str, artifacts: Path) -> None:
     player.page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
 
 
-def test_three_players_meet_at_the_first_table_of_a_swiss_tournament(
+def open_tournaments(player: Player) -> None:
+    """The Tournaments link of the header (behind the menu button on a phone)."""
+    page = player.page
+    toggle = page.locator('[data-testid="menu-toggle"]')
+    if toggle.is_visible():
+        toggle.click()
+    page.locator('[data-testid="nav-tournaments"]').click()
+    page.wait_for_url("**/tournaments/")
+
+
+def play_the_table(players: list[Player], rng: random.Random) -> None:
+    """The three play their table through their pages until its end (each acts in turn)."""
+    states = [wait_table_live(p, what="the tournament's table") for p in players]
+    by_seat = {state["you"]: player for state, player in zip(states, players, strict=True)}
+    assert sorted(by_seat) == [0, 1, 2], states
+    fresh = max(states, key=lambda state: state["seq"])
+    while fresh["status"] == "active":
+        actor = by_seat[fresh["to_act"]]
+        my_turn(actor, what=f"seat {fresh['to_act']}'s turn after seq {fresh['seq']}")
+        fresh = play_turn(actor, rng)
+    for player in players:
+        until(player, OVER, what="the end of the tournament's game")
+
+
+def test_three_players_play_a_two_round_swiss_from_the_pages_alone(
     browser: Any, server_url: str, artifacts: Path
 ) -> None:
     host = sign_up(browser, server_url, "cup_host", viewport=LAPTOP, seed=SEED)
-    ann = sign_up(browser, server_url, "cup_ann", viewport=PHONE)
-    bob = sign_up(browser, server_url, "cup_bob", viewport=LAPTOP, locale="es-ES")
+    ann = sign_up(browser, server_url, "cup_ann", viewport=PHONE, seed=SEED)
+    bob = sign_up(browser, server_url, "cup_bob", viewport=LAPTOP, locale="es-ES", seed=SEED)
     players = [host, ann, bob]
+    rng = random.Random(CHOICES)
     try:
         with screenshots_on_failure(artifacts, players):
             path = create_tournament(host)
@@ -66,15 +100,14 @@ def test_three_players_meet_at_the_first_table_of_a_swiss_tournament(
             host.page.locator('[data-testid="tournament-join"]').click()
             expect(host.page.locator('[data-testid="tournament-withdraw"]')).to_be_visible()
 
-            ann.page.goto("/tournaments/")
-            ann.page.locator('[data-testid="tournament-row"]').filter(has_text="Quick cup").click()
-            ann.page.wait_for_url(f"**{path}")
-            ann.page.locator('[data-testid="tournament-join"]').click()
-            expect(ann.page.locator('[data-testid="tournament-withdraw"]')).to_be_visible()
+            for player in (ann, bob):
+                open_tournaments(player)
+                row = player.page.locator('[data-testid="tournament-row"]')
+                row.filter(has_text="Quick cup").click()
+                player.page.wait_for_url(f"**{path}")
+                player.page.locator('[data-testid="tournament-join"]').click()
+                expect(player.page.locator('[data-testid="tournament-withdraw"]')).to_be_visible()
             fits(ann, "tournament-upcoming-phone", artifacts)
-            bob.page.goto(path)
-            bob.page.locator('[data-testid="tournament-join"]').click()
-            expect(bob.page.locator('[data-testid="tournament-withdraw"]')).to_be_visible()
             assert bob.page.locator('[data-testid="standing-row"]').count() == 3
 
             host.page.reload()
@@ -88,15 +121,51 @@ def test_three_players_meet_at_the_first_table_of_a_swiss_tournament(
                 expect(mine).to_be_visible()
             fits(ann, "tournament-running-phone", artifacts)
 
+            # Each page says the table is ready: the host goes at once, ann opens it from the
+            # tournament's list, bob's page takes him there after its countdown.
             for player in players:
-                table = player.page.locator('[data-testid="tournament-table"].mine')
-                table.locator('[data-testid="tournament-table-link"]').click()
+                expect(player.page.locator('[data-testid="next-table"]')).to_be_visible()
+            host.page.locator('[data-testid="next-table-go"]').click()
+            mine = ann.page.locator('[data-testid="tournament-table"].mine')
+            mine.locator('[data-testid="tournament-table-link"]').click()
+            for player in players:
                 player.page.wait_for_url("**/games/*/")
                 view = wait_table_live(player, what="the tournament's first table")
                 assert view["you"] is not None and view["hand"], f"{player.username}: no hand"
+            assert len({player.page.url for player in players}) == 1
+            # Arrived, the table's notice is read: the header counts no unread notice.
+            for player in players:
+                expect(player.page.locator('[data-testid="notices-count"]')).to_be_hidden()
             fits(ann, "tournament-table-phone", artifacts)
-            ann.page.goto("/tournaments/")
-            fits(ann, "tournaments-list-phone", artifacts)
+            first = host.page.url
+            play_the_table(players, rng)
+
+            # Round 2 is seated: every page says so and takes its player there.
+            for player in players:
+                toast = player.page.locator('[data-testid="next-table"]')
+                expect(toast).to_be_visible()
+                expect(toast.locator('[data-testid="next-table-countdown"]')).to_be_visible()
+            assert "round 2" in host.page.locator('[data-testid="next-table"]').inner_text()
+            assert "ronda 2" in bob.page.locator('[data-testid="next-table"]').inner_text()
+            fits(ann, "tournament-next-table-phone", artifacts)
+            host.page.locator('[data-testid="next-table-go"]').click()
+            for player in players:  # the host at once, the others after the countdown
+                player.page.wait_for_url(lambda url: "/games/" in url and url != first)
+            assert len({player.page.url for player in players}) == 1
+            play_the_table(players, rng)
+
+            # The end leads back to the tournament: finished, three players, two games each.
+            for player in players:
+                back = player.page.locator('[data-testid="back-to-tournament"]')
+                expect(back).to_be_visible()
+            expect(host.page.locator('[data-testid="next-table"]')).to_have_count(0)
+            ann.page.locator('[data-testid="back-to-tournament"]').click()
+            ann.page.wait_for_url(f"**{path}")
+            expect(ann.page.locator('[data-testid="tournament-status"]')).to_have_text("Finished")
+            expect(ann.page.locator("#t-players")).to_have_text("3 players")
+            rows = ann.page.locator('[data-testid="standing-row"]')
+            expect(rows).to_have_count(3)
+            fits(ann, "tournament-finished-phone", artifacts)
     finally:
         for player in players:
             player.close()

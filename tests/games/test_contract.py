@@ -489,6 +489,19 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     assert await rest.status(stranger.client, "delete", block, username=ana.username) == 204
     assert await rest.status(ana.client, "post", follow, username="nobody-here") == 404
 
+    # Notices: the follow and the invitation above left theirs; read one, then all.
+    notices = f"{API}/notices/"
+    status, page = await rest.call(ana.client, "get", notices, query="?unread=true")
+    assert status == 200 and {n["kind"] for n in page["results"]} >= {"follow", "invite"}
+    read = {"ids": [page["results"][0]["id"]]}
+    assert await rest.status(ana.client, "post", notices + "read/", read) == 204
+    assert await rest.status(ana.client, "post", notices + "read/", {"all": True}) == 204
+    status, page = await rest.call(ana.client, "get", notices, query="?unread=true")
+    assert status == 200 and page["count"] == 0
+    watchable = "?status=active&watchable=true"
+    status, watch = await rest.call(APIClient(), "get", GAMES, query=watchable)
+    assert status == 200 and set(watch) == {"count", "next", "previous", "results"}
+
     await tournament_calls(rest, contract, sockets, people)
 
     # A player's own data, downloaded; an account deleted (its seat stays, renamed).

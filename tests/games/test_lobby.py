@@ -6,6 +6,8 @@ import json
 from collections.abc import Callable
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 
 from games.models import Game
 from tests.games.helpers import API, Player, assert_error, create_game, game_row
@@ -114,3 +116,14 @@ def test_a_table_every_human_left_is_aborted(make_player: Callable[..., Player])
     assert game_id not in ids(bob.client.get(f"{API}/games/?status=open").json())
     assert_error(bob.join(game_id), 409, "game_full")
     assert game.seat_set.filter(user__isnull=False).count() == 0
+
+
+def test_the_first_rounds_options_speak_the_readers_language(
+    make_player: Callable[..., Player],
+) -> None:
+    browser = Client()
+    browser.force_login(User.objects.get(pk=make_player().user_id))
+    spanish = browser.get("/lobby/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Solo las rondas 1 a 3" in spanish and "Rounds 1 to 3 only" not in spanish
+    english = browser.get("/lobby/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Rounds 1 to 3 only" in english

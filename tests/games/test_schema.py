@@ -220,6 +220,7 @@ BODIES = [
     (f"{API}/games/{{game_id}}/moves/", "post"),
     (f"{API}/games/{{game_id}}/chat/", "post"),
     (f"{API}/reports/", "post"),
+    (f"{API}/notices/read/", "post"),
     (f"{API}/tournaments/", "post"),
     (f"{API}/tournaments/{{tournament_id}}/join/", "post"),
 ]
@@ -351,6 +352,7 @@ VALID_BODIES = {
     (f"{API}/games/{{game_id}}/moves/", "post"): {"type": "bid", "bid": 0},
     (f"{API}/games/{{game_id}}/chat/", "post"): {"text": "hello"},
     (f"{API}/reports/", "post"): {"username": "player1", "reason": "rude"},
+    (f"{API}/notices/read/", "post"): {"all": True},
 }
 
 

@@ -177,6 +177,7 @@ def test_the_anonymous_operations_are_the_public_ones() -> None:
         "accounts_verify_email",
         "chat_presets",
         "games_events",
+        "games_list",  # the games to watch (watchable=true); the rest needs a sign-in
         "games_retrieve",
         "league_leaderboard",
         "players_retrieve",

@@ -343,10 +343,11 @@ TRICK_PAUSE_MS = env_int("TRICK_PAUSE_MS", 1500)
 EXPERT_BOT_BUDGET_MS = env_int("EXPERT_BOT_BUDGET_MS", 150)
 REVIEW_BUDGET_MS = env_int("REVIEW_BUDGET_MS", 100)
 
-# Notifications: links in mails point here; Web Push is signed with these VAPID keys (see
+# Notifications: links in mails point here (by default the address `make run` serves: its
+# WEB_PORT, which PORT sets); Web Push is signed with these VAPID keys (see
 # notifications/webpush.py). Without VAPID_PRIVATE_KEY, a key pair derived from SECRET_KEY
 # (development and tests only: production turns it off and needs real keys for push).
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+SITE_URL = env_str("SITE_URL", f"http://127.0.0.1:{env_int('WEB_PORT', 8000)}")
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
