@@ -509,6 +509,7 @@ function startTable() {
     if (calm) {  // results show once the events that led to them have been played out
       draw.renderScores(view);
       draw.renderGameOver(view, ratings);
+      $("next-steps").hidden = view.status !== "finished" && view.status !== "aborted";
       root.classList.toggle("finished", view.status === "finished");
       followRematch();
       followRatings();

@@ -68,6 +68,7 @@ PAGES = [
     "forbidden-403",
     "unavailable-503",
     "offline",
+    "notices",
 ]
 
 
@@ -178,6 +179,7 @@ def visit(site: Site, name: str) -> Page:
         "tournaments": (me, "/tournaments/"),
         "tournament-new": (me, "/tournaments/new/"),
         "offline": (me, "/offline/"),
+        "notices": (me, "/notices/"),
     }
     if name in simple:
         page, path = simple[name]
