@@ -280,3 +280,9 @@ def test_a_locked_out_suspended_user_is_told_to_wait_not_that_the_password_is_ri
     for _ in range(5):
         api.post(TOKEN, {"username": "sinner", "password": "wrong"}, format="json")
     assert_throttled(api.post(TOKEN, {"username": "sinner", "password": PASSWORD}, format="json"))
+
+
+@pytest.mark.parametrize("language", ["es", "cs", "hr"])
+def test_the_password_help_of_the_sign_up_speaks_the_readers_language(language: str) -> None:
+    page = Client().get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert "Your password" not in page and "can’t" not in page
