@@ -53,7 +53,7 @@ def _to_watch(request: HttpRequest) -> dict[str, Any]:
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    """The full rules (R1–R27, T1–T6) in the reader's language, from the project's rules texts."""
+    """The full rules (R1–R28, T1–T6) in the reader's language, from the project's rules texts."""
     html = markdown_page(RULES_DIR, get_language() or "en")
     return render(request, "rules.html", {"rules_html": html})
 
