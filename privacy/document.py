@@ -10,6 +10,7 @@ from games.models import GameStatus
 from games.selectors import EventRow
 from league.models import Pool
 from moderation.models import ReportStatus
+from notifications.notices import NoticeView
 from notifications.services import SettingsView
 from tournaments.models import Status
 
@@ -126,6 +127,7 @@ class DataExport(TypedDict):
     notifications: SettingsView
     push_subscriptions: list[ExportedPushSubscription]
     devices: list[ExportedDevice]
+    notices: list[NoticeView]
     following: list[str]
     followers: list[str]
     blocked: list[str]

@@ -26,6 +26,7 @@ from league.models import LeagueGame, Pool, Rating, RatingChange
 from league.ratings import display
 from moderation.models import Report, ReportStatus
 from notifications.models import Device, NotificationSettings, PushSubscription
+from notifications.notices import notice_views, notices_of
 from notifications.services import settings_view
 from privacy.document import (
     ExportedAccount,
@@ -114,6 +115,7 @@ def _head(user: User) -> dict[str, Any]:
             ExportedDevice(platform=row.platform, token=row.token, created=iso(row.created))
             for row in Device.objects.filter(user=user).order_by("pk")
         ],
+        "notices": notice_views(notices_of(user.pk)),
         "following": _names(Follow.objects.filter(follower=user), "followed__username"),
         "followers": _names(Follow.objects.filter(followed=user), "follower__username"),
         "blocked": _names(Block.objects.filter(blocker=user), "blocked__username"),

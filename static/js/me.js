@@ -145,7 +145,8 @@ function showNextTable(notice) {
     if (left-- <= 0) go();
   };
   const timer = playing ? null : setInterval(tick, 1000);
-  if (!playing) tick();
+  if (playing) countdown.textContent = gettext("Your game here is still running: go when you are ready.");
+  else tick();
   toast.append(text, countdown, goNow, stay);
   box.append(toast);
 }

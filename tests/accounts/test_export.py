@@ -73,6 +73,8 @@ def test_export_holds_the_account_settings_and_people(world: World) -> None:
     assert document["following"] == ["ana"]
     assert document["followers"] == ["ana", "bob"]
     assert document["blocked"] == ["carl"]
+    follows = {n["text"] for n in document["notices"] if n["kind"] == "follow"}
+    assert follows == {"ana follows you.", "bob follows you."}  # the notices they left
 
 
 def test_export_holds_my_chat_my_reports_my_tournament_and_my_ratings(world: World) -> None:
