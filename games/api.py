@@ -84,6 +84,8 @@ class GameListCreate(APIView):
             if wanted is not None:
                 games = games.filter(status=wanted)
         else:
+            if not request.user.is_authenticated:  # 401 as any view that needs a sign-in
+                self.permission_denied(request)
             user = player(request)
             games = selectors.game_list(user=user, status=wanted, mine=mine, my_turn=my_turn)
         return paginate(request, games, self, present=selectors.game_summaries)

@@ -40,8 +40,9 @@ class PersonTurn:
 class Outcome:
     """A committed change of one game: the game and seats as they now stand, the event rows it
     appended, the next step a task makes (a bot or the blind trick, after `step_delay_ms`),
-    the timer's task, the person whose turn it started, whether the game finished or the lobby
-    changed."""
+    the timer's task, the person whose turn it started, whether the game finished, whether the
+    lobby changed (a table's seats or status: its players' lists of games too) and whether a
+    round was scored (what the lists of games to watch show)."""
 
     game: Game
     seats: list[Seat]
@@ -52,6 +53,7 @@ class Outcome:
     turn: PersonTurn | None = None
     finished: bool = False
     lobby: bool = False
+    scored: bool = False
     departed: frozenset[int] = frozenset()  # users who left the table
     changed: bool = True  # False: the game as it stood, nothing to tell anyone
 
@@ -62,6 +64,7 @@ class Outcome:
             rows=self.rows + later.rows,
             finished=self.finished or later.finished,
             lobby=self.lobby or later.lobby,
+            scored=self.scored or later.scored,
             departed=self.departed | later.departed,
             changed=self.changed or later.changed,
         )

@@ -228,7 +228,8 @@ def messages_of(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
     watch = _state(public, public_rows)
     watch["seated"] = [seat.user_id for seat in seats if seat.user_id is not None]
     messages.append((watch_group(game.pk), watch))
-    if outcome.lobby and game.visibility == Visibility.PUBLIC:  # a private table: never
+    listed = game.visibility == Visibility.PUBLIC  # a private table: never in a lobby
+    if (outcome.lobby or outcome.scored) and listed:
         status = GameStatus(game.status)
         messages.append((LOBBY_GROUP, {"type": "lobby.changed", "game": game.pk, "status": status}))
     return messages + _for_me_sockets(outcome)

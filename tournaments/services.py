@@ -421,9 +421,10 @@ def _is_playing(tournament: Tournament, user_id: int) -> bool:
 
 
 def _after(tournament: Tournament, outcomes: list[Outcome]) -> None:
-    """After the commit: each new table's pushes and tasks, then the tournament's own push."""
+    """After the commit: each new table's notices (written before its pushes, so a page that
+    hears of the table on `ws/me/` finds its notice), pushes and tasks, then the tournament's
+    own push."""
     for outcome in outcomes:
-        dispatch(outcome)
         seated = [seat.user_id for seat in outcome.seats if seat.user_id is not None]
         round_number = tournament.round if tournament.format == Format.SWISS else None
         tables_ready(
@@ -432,4 +433,5 @@ def _after(tournament: Tournament, outcomes: list[Outcome]) -> None:
             tournament=tournament.name,
             round_number=round_number,
         )
+        dispatch(outcome)
     tournament_changed(tournament.pk)

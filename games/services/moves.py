@@ -321,11 +321,10 @@ def _record(table: Table, state: State, events: list[Event]) -> Outcome:
         timer_due=None if stepping else clock.timer_due(game, now),
         turn=_person_turn(table, state, events) if actor == "person" else None,
         finished=state.is_over,
-        # Lobbies care when a table starts, scores a round (its games to watch show the
-        # round and the scores) or ends, not about every move.
-        lobby=state.is_over
-        or len(events) == game.seq
-        or any(event["type"] == ROUND_SCORED for event in events),
+        # Lobbies care when a table starts or ends, not about every move; and when it scores a
+        # round, which their games to watch show.
+        lobby=state.is_over or len(events) == game.seq,
+        scored=any(event["type"] == ROUND_SCORED for event in events),
     )
 
 

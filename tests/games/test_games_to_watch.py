@@ -123,3 +123,22 @@ def test_a_players_running_games_come_first_their_turn_on_top(
         assert 'data-testid="running-your-turn"' in mine
         theirs = items.split(f"/games/{waiting.pk}/")[1].split("</li>")[0]
         assert 'data-testid="running-your-turn"' not in theirs
+
+
+def test_a_scored_round_tells_the_lobbies_but_no_players_list_of_games(
+    make_users: Callable[[int], list[User]],
+) -> None:
+    """The games to watch show the round and the scores, so the lobby hears of a round scored;
+    the players' own lists of games did not change, so `ws/me/` hears nothing of it."""
+    from games import push
+    from games.outcome import Outcome
+
+    a, b = make_users(2)
+    game = table([a, b, None])
+    seats = list(game.seat_set.all())
+    scored = push.messages_of(Outcome(game, seats, None, scored=True))
+    groups = [group for group, _message in scored]
+    assert push.LOBBY_GROUP in groups
+    assert not any(group.startswith("me-") for group in groups)
+    changed = [group for group, _ in push.messages_of(Outcome(game, seats, None, lobby=True))]
+    assert push.me_group(a.pk) in changed and push.LOBBY_GROUP in changed
