@@ -520,6 +520,8 @@ export function renderScores(view) {
   const short = shortNames(view.players);
   view.players.forEach((p, i) => {
     const cell = el("th", null, short[i]);
+    // A bot's level under its seat ("Bot 3" / "Medium"), as its seat at the table shows both.
+    if (p.is_bot && LEVELS[p.difficulty]) cell.append(el("small", "level", LEVELS[p.difficulty]));
     cell.scope = "col";
     cell.title = displayName(p);
     head.append(cell);

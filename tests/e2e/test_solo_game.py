@@ -155,5 +155,13 @@ def test_a_short_game_of_three_rounds_says_so_and_ends_after_the_third(
             assert {"Round 1 of 3", "Round 2 of 3", "Round 3 of 3"} <= labels, labels
             rows = player.page.locator('[data-testid="score-sheet"] tbody tr')
             expect(rows).to_have_count(3)
+            # The sheet's heads name each bot by its seat and its level, as its seat does.
+            heads = player.page.locator('[data-testid="score-sheet"] thead th').all_inner_texts()
+            levels = player.page.locator(".seat .badge.bot").all_inner_texts()
+            bots = [" ".join(head.split()) for head in heads if head.startswith("Bot")]
+            assert len(bots) == 2 and len(levels) == 2, (heads, levels)
+            assert sorted(bots) == sorted(
+                f"Bot {n} {level}" for n, level in zip((2, 3), levels, strict=True)
+            ), (heads, levels)
     finally:
         player.close()
