@@ -276,6 +276,22 @@ class GameBack(APIView):
         return _answer(request, outcome)
 
 
+class GameSitOut(APIView):
+    @extend_schema(
+        operation_id="games_sit_out",
+        request=None,
+        responses={
+            200: ref(GameView),
+            **errors(401, 403, 404, 409, s409="game_not_active: the game is not running."),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """R18: you are away at once; the medium bot makes each of your decisions within 5
+        seconds (or the table's limit, if shorter) until you are back (`back/`, or a move)."""
+        outcome, _ = services.seat_sit_out(game_id=game_id, user=player(request))
+        return _answer(request, outcome)
+
+
 class GameResign(APIView):
     @extend_schema(
         operation_id="games_resign",

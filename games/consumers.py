@@ -260,9 +260,10 @@ class GameConsumer(FastJsonConsumer):
             await self._refusable(_apply_move, content)
         elif kind == "chat":
             await self._refusable(_post_chat, content)
-        elif kind == "back":
-            # R18: when the seat was away the push brings every socket of it the new view.
-            if await self._refusable(_back, content) is False:
+        elif kind in ("back", "sit_out"):
+            # R18: when the seat's standing changed the push brings every socket of it the new
+            # view; else this socket gets its view back.
+            if await self._refusable(_back if kind == "back" else _sit_out, content) is False:
                 await self._send_view()
         else:
             await self._send_error(error_body("invalid", UNKNOWN_TYPE))
@@ -398,7 +399,7 @@ class MeConsumer(FastJsonConsumer):
 
 
 UNKNOWN_TYPE = "'type' is one of {}.".format(
-    ", ".join(repr(kind) for kind in ("sync", "move", *MOVE_KINDS, "chat", "back"))
+    ", ".join(repr(kind) for kind in ("sync", "move", *MOVE_KINDS, "chat", "back", "sit_out"))
 )
 
 
@@ -496,6 +497,11 @@ def _post_chat(game_id: int, user: User, message: dict[str, Any]) -> None:
 
 def _back(game_id: int, user: User, message: dict[str, Any]) -> bool:
     _, changed = services.seat_back(game_id=game_id, user=user)
+    return changed
+
+
+def _sit_out(game_id: int, user: User, message: dict[str, Any]) -> bool:
+    _, changed = services.seat_sit_out(game_id=game_id, user=user)
     return changed
 
 

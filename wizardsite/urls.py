@@ -56,6 +56,7 @@ api_v1 = [
     path("games/<int:game_id>/leave/", games_api.GameLeave.as_view(), name="api-game-leave"),
     path("games/<int:game_id>/moves/", games_api.GameMoves.as_view(), name="api-game-moves"),
     path("games/<int:game_id>/back/", games_api.GameBack.as_view(), name="api-game-back"),
+    path("games/<int:game_id>/sit-out/", games_api.GameSitOut.as_view(), name="api-game-sit-out"),
     path("games/<int:game_id>/resign/", games_api.GameResign.as_view(), name="api-game-resign"),
     path("games/<int:game_id>/events/", games_api.GameEvents.as_view(), name="api-game-events"),
     path("games/<int:game_id>/chat/", games_api.GameChat.as_view(), name="api-game-chat"),

@@ -4,7 +4,7 @@ REST views, socket consumers, Celery tasks and the moderators' actions all call 
 runs in one transaction, with the game row locked where it touches a game.
 """
 
-from games.services.away import seat_back, seat_resign
+from games.services.away import seat_back, seat_resign, seat_sit_out
 from games.services.chat import chat_hide, chat_post
 from games.services.departure import chat_text_erase, seats_vacate, traces_erase
 from games.services.invitations import game_invite, invitations_between_end
@@ -47,6 +47,7 @@ __all__ = [
     "presence_told",
     "seat_back",
     "seat_resign",
+    "seat_sit_out",
     "seated_game",
     "seats_vacate",
     "traces_erase",

@@ -1,4 +1,5 @@
-"""Away and resigning (R18): a player says they are back, or gives up their seat for the game.
+"""Away and resigning (R18): a player sits out or says they are back, or gives up their seat
+for the game. While away, the medium bot decides for them (games.services.moves).
 
 Each runs in one transaction with the game row locked, like every move.
 """
@@ -50,6 +51,22 @@ def seat_back(*, game_id: int, user: User) -> tuple[Outcome, bool]:
         outcome = overdue.then(outcome) if overdue is not None else outcome
     dispatch(outcome)
     return outcome, was_away
+
+
+def seat_sit_out(*, game_id: int, user: User) -> tuple[Outcome, bool]:
+    """R18: the caller is away at once; a decision of theirs now pending is made by the medium
+    bot within the away limit. Returns the game as it now stands and whether the seat was
+    present (if not, nothing changed but what the timer did)."""
+    with transaction.atomic(durable=True):
+        table, mine, overdue = _locked_seat(game_id, user)
+        was_present = not mine.away
+        if was_present:
+            mine.away = True
+            mine.save(update_fields=["away"])
+        outcome = _restart_turn(table, mine, pushed=was_present)
+        outcome = overdue.then(outcome) if overdue is not None else outcome
+    dispatch(outcome)
+    return outcome, was_present
 
 
 def seat_resign(*, game_id: int, user: User) -> Outcome:

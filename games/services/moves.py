@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.standing import ensure_can_play
 from core.errors import GameNotActive, NotAPlayer, Refusal, StaleState
 from games import engine, infra, metrics, selectors
-from games.difficulty import make_seat_bot
+from games.difficulty import DIFFICULTIES, make_seat_bot
 from games.dispatch import dispatch, expire_at
 from games.engine import Event, Move, State
 from games.engine.events import ROUND_SCORED
@@ -131,9 +131,10 @@ def apply_overdue(table: Table) -> tuple[Outcome | None, int]:
     now, so the next turn gets its full limit from this commit, never from the missed
     deadline. A human turn found more than clock.OUTAGE_GRACE past its deadline gets, once, a
     fresh full limit from now instead of an auto-move, not counted as an expiry (R18): after
-    an outage nobody is auto-moved on a turn they were not given in full. A bot step whose
-    task was lost is sent again (a bot never thinks under the lock). Returns what changed and
-    the auto-moves and blind-trick steps applied (a renewal or a step sent again is none)."""
+    an outage nobody is auto-moved on a turn they were not given in full. An away player's
+    expired turn (R18), or a bot step whose task was lost, sends the bot's step task (a bot
+    never thinks under the lock). Returns what changed and the auto-moves and blind-trick
+    steps applied (a renewal or a step sent is none)."""
     game, outcomes, applied, lateness = table.game, list[Outcome](), 0, list[float]()
     while clock.is_overdue(game, now := timezone.now()):
         state = game.engine_state()
@@ -145,6 +146,9 @@ def apply_overdue(table: Table) -> tuple[Outcome | None, int]:
             if not outcomes:  # else the move just applied has sent the bot's task
                 outcomes.append(_step_resend(table, state, now))
             break
+        elif acting.away:  # R18: the medium bot decides for them, in its task
+            outcomes.append(_step_resend(table, state, now))
+            break
         elif clock.untimed(game, acting, acting.number in table.barred, now):
             outcomes.append(_renew_turn(table, state, acting, now))
             break
@@ -152,6 +156,9 @@ def apply_overdue(table: Table) -> tuple[Outcome | None, int]:
             _expired(acting)
             assert game.deadline is not None  # is_overdue: the turn has one
             lateness.append((now - game.deadline).total_seconds())
+            if acting.away:  # a second expiry in a row: away now, so not R16's fixed choice
+                outcomes.append(_step_resend(table, state, now))
+                break
             outcomes.append(_decide(table, state.to_act, engine.auto_move(state), auto=True))
         applied += 1
     outcome = chain(outcomes)
@@ -179,6 +186,7 @@ def _step_resend(table: Table, state: State, now: datetime) -> Outcome:
 
 
 AWAY_AFTER_EXPIRIES = 2  # R18
+AWAY_BOT = DIFFICULTIES["medium"]  # R18: who decides for an away player
 
 
 def _expired(seat: Seat) -> None:
@@ -228,6 +236,8 @@ def bot_step(*, game_id: int, seq: int) -> bool:
         table = lock_table(game_id)
         if table.game.status != GameStatus.ACTIVE or table.game.seq != seq:
             return False  # a move, the timer or a twin task got there first
+        if _came_back(table, state):
+            return False  # the away player is back (R18): their turn is theirs again
         outcome = _record(table, *step)
     dispatch(outcome)
     metrics.moves_count(outcome.rows, "bot")
@@ -238,16 +248,27 @@ def _automatic_step(
     game: Game, seats: list[Seat], state: State
 ) -> tuple[State, list[Event]] | None:
     """What happens next without a human: the blind trick's next card, or the decision of the
-    bot to act (as one step, the bots paced); None when a human is to decide."""
+    bot to act (as one step, the bots paced), or of the medium bot for an away player (R18,
+    marked auto, as the timer's); None when a present human is to decide."""
     if engine.blind_trick_pending(state):
         return engine.blind_step(state, seed=game.seed)
-    seat = state.to_act
-    bot_kind = next((s.bot_kind for s in seats if s.number == seat and s.is_bot), None)
-    if seat is None or bot_kind is None:
+    acting = next((s for s in seats if s.number == state.to_act), None)
+    if acting is None or not (acting.is_bot or acting.away):
         return None
-    bot = make_seat_bot(bot_kind, seed=f"{game.seed}:{seat}:{state.seq}")
-    move = engine.bot_move(bot, state, seat)
-    return engine.take_turn(state, seat, move, seed=game.seed, auto_blind=not _paced())
+    kind = acting.bot_kind if acting.is_bot else AWAY_BOT
+    bot = make_seat_bot(kind, seed=f"{game.seed}:{acting.number}:{state.seq}")
+    move = engine.bot_move(bot, state, acting.number)
+    return engine.take_turn(
+        state, acting.number, move, seed=game.seed, auto=not acting.is_bot, auto_blind=not _paced()
+    )
+
+
+def _came_back(table: Table, state: State) -> bool:
+    """The step is an away player's decision (R18), and under the lock they are away no more."""
+    if engine.blind_trick_pending(state) or state.to_act is None:
+        return False
+    acting = table.seat(state.to_act)
+    return not acting.is_bot and not acting.away
 
 
 def _paced() -> bool:

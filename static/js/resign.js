@@ -1,5 +1,5 @@
 /* Resigning (R18), with a confirmation: "Resign…" asks first, and only "Yes, resign" sends it.
-   Alone with bots the game is stopped; at a table of people the server plays the seat to the
+   Alone with bots the game is stopped; at a table of people the medium bot plays the seat to the
    end. The push that follows brings the new view. */
 import { gettext } from "./i18n.js";
 import { fetchJSON } from "./net.js";

@@ -592,17 +592,13 @@ function startTable() {
     const me = view.players.find((p) => p.seat === view.you);
     const resign = $("resign");
     if (resign) resign.hidden = !(view.status === "active" && me && !me.resigned);
-    const away = calm && view.status === "active" && me && me.away && !me.resigned;
-    if (draw.drawnAlready(controls, [myTurn && !moving(), away, view.seq, scene.seq, declaring])) return;
+    const seated = calm && view.status === "active" && me && !me.resigned;
+    const away = seated && me.away;
+    if (draw.drawnAlready(controls, [myTurn && !moving(), seated, away, view.seq, scene.seq, declaring])) return;
     controls.replaceChildren();
-    if (away) {  // R18: say you are back
-      const back = document.createElement("button");
-      back.type = "button";
-      back.id = "back-button";
-      back.textContent = gettext("I'm back");
-      back.addEventListener("click", () => socket.send({ type: "back" }));
-      controls.append(back);
-    }
+    // R18: sit out (the medium bot plays for you) or say you are back.
+    if (seated) controls.append(away ? standingButton("back", gettext("I'm back"), "")
+      : standingButton("sit-out", gettext("Sit out"), "secondary small"));
     if (!myTurn || moving()) return;
     if (view.legal.bids) controls.append(draw.bidPanel(view.round, view.legal.bids, (bid) => sendMove({ type: "bid", bid })));
     if (view.legal.suits) controls.append(draw.trumpPanel(view.legal.suits, (suit) => sendMove({ type: "trump", suit })));
@@ -611,6 +607,30 @@ function startTable() {
     }
     if (view.legal.passes) controls.append(draw.passPanel(scene));
     if (view.legal.adjust) controls.append(draw.adjustPanel(view.round, view.you, view.legal.adjust, (delta) => sendMove({ type: "adjust", delta })));
+  }
+
+  /* "I'm back" or "Sit out" (R18): over REST, so it works while the socket reconnects; the
+     answer is the new view. */
+  function standingButton(action, label, className) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = action + "-button";
+    button.className = className;
+    button.dataset.testid = action;
+    button.textContent = label;
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        const { ok, data } = await fetchJSON(api + action + "/", { method: "POST" });
+        if (ok && action === "back") $("auto-move-notice").hidden = true;  // no longer true
+        if (ok) receive(data, null);
+        else showError(errorText(data.error ? data.error.code : "invalid", data.error && data.error.message));
+      } catch (error) {
+        showError(gettext("Connection problem: try again."));
+      }
+      button.disabled = false;
+    });
+    return button;
   }
 
   /* A card of your hand clicked: passed after a Juggler's trick (R24); a Juggler, Cloud or
@@ -769,7 +789,11 @@ function startTable() {
   function autoNotice(event) {
     const p = event.payload;
     const box = $("auto-move-notice");
-    box.querySelector(".text").textContent = event.type === "bid"
+    const me = view.players.find((player) => player.seat === view.you);
+    box.querySelector(".text").textContent = me && me.away  // R18: the medium bot plays for you
+      ? (me.resigned ? gettext("You resigned: the medium bot plays your seat to the end.")
+        : gettext("You are away: the medium bot plays for you until you press “I'm back” or play yourself."))
+      : event.type === "bid"
       ? fmt(gettext("Your time ran out: the server bid %(bid)s for you."), { bid: p.bid })
       : event.type === "play"
         ? fmt(gettext("Your time ran out: the server played %(card)s for you."), { card: cardLabel(p.card, p.suit || p.as || null) })

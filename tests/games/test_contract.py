@@ -382,8 +382,18 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
         view = pushed[-1]["state"]
         if view["round"]["number"] == 2 and "chat" not in phases:
             phases.add("chat")
+            # R18: sitting out and coming back; each tells every socket of the table.
+            status, away = await rest.call(
+                people[0].client, "post", GAME + "sit-out/", **at(game_id)
+            )
+            assert status == 200 and [p["away"] for p in away["players"]].count(True) == 1
+            await everyone_gets(contract, every, "state")
             status, back = await rest.call(people[0].client, "post", GAME + "back/", **at(game_id))
             assert status == 200 and not any(player["away"] for player in back["players"])
+            await everyone_gets(contract, every, "state")
+            assert (
+                await rest.status(stranger.client, "post", GAME + "sit-out/", **at(game_id)) == 403
+            )
             assert await rest.status(stranger.client, "post", GAME + "back/", **at(game_id)) == 403
             await talk(rest, contract, people, stranger, every, game_id)
             await socket_refusals(contract, seat_sockets, view)
@@ -397,6 +407,7 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
         assert [event["seq"] for event in events] == list(range(1, view["seq"] + 1))
         assert {event["type"] for event in events} == set(engine.EVENT_TYPES) - SPECIAL_EVENTS
     assert await rest.status(people[1].client, "post", GAME + "back/", **at(game_id)) == 409
+    assert await rest.status(people[1].client, "post", GAME + "sit-out/", **at(game_id)) == 409
     # The review ran after the last commit (an eager task here): each player sees their own.
     status, analysis = await rest.call(people[1].client, "get", GAME + "analysis/", **at(game_id))
     assert status == 200 and analysis["seat"] == 1 and analysis["decisions"]

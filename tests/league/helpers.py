@@ -4,10 +4,9 @@ them (fast, from chosen scores), real games played through the services, and sna
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
-from unittest import mock
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -18,6 +17,7 @@ from games.models import Game, GameStatus, Seat
 from league import services as league_services
 from league.models import Rating, RatingChange, SeasonStanding
 from league.selectors import counts_for_league
+from tests.games.helpers import services_clock_at
 
 
 class Clock:
@@ -125,67 +125,40 @@ def play_out(game_id: int, rng: random.Random) -> Game:
     return game
 
 
-class _TimerAtEachDeadline:
-    """The timer's clock when it finds every turn exactly at its deadline: it reads the game's
-    running deadline (inside the timer's transaction too), for `count` turns, and then
-    stands still at the last of them."""
-
-    def __init__(self, game_id: int, count: int) -> None:
-        self.game_id, self.left = game_id, count
-        self.moment: datetime | None = None
-
-    def now(self) -> datetime:
-        deadline = Game.objects.values_list("deadline", flat=True).get(pk=self.game_id)
-        if deadline is not None and deadline != self.moment and self.left > 0:
-            self.left -= 1
-            self.moment = deadline
-        assert self.moment is not None
-        return self.moment
-
-
-def decisions_left(game: Game) -> int:
-    """How many decisions the game still needs if every one is the R16 auto-move (played out
-    on the pure engine, which is what the timer will do)."""
-    state = game.engine_state()
-    assert state is not None
-    count = 0
-    while not state.is_over:
-        assert state.to_act is not None
-        state, _ = engine.take_turn(
-            state, state.to_act, engine.auto_move(state), seed=game.seed, auto=True
-        )
-        count += 1
-    return count
-
-
-def expire_turns(game_id: int, count: int) -> Game:
-    """R16: let the next `count` turns of an all-human game run out, each found by the timer
-    at its deadline (the timer's task, games.services.turn_expire, makes the auto-moves under
-    one lock); each next turn's limit counts from the auto-move before it."""
-    clock = _TimerAtEachDeadline(game_id, count)
-    seq = Game.objects.values_list("seq", flat=True).get(pk=game_id)
-    with mock.patch.object(services.moves, "timezone", clock):
-        applied = services.turn_expire(game_id=game_id, seq=seq)
-    assert applied == count, "the game ended first"
-    return Game.objects.get(pk=game_id)
-
-
-def play_to_last_card(game_id: int) -> Game:
-    """Every decision but the game's very last card made by the turn timer (R16)."""
+def timer_plays(game_id: int, until: Callable[[Game], bool]) -> Game:
+    """Nobody moves: the timer finds each turn at its deadline (R16's auto-move, or for an away
+    seat, R18, the medium bot's step, eager in tests) until `until(game)`; each next turn's
+    limit counts from the decision before it."""
     game = Game.objects.get(pk=game_id)
-    game = expire_turns(game_id, decisions_left(game) - 1)
-    state = game.engine_state()
-    assert game.status == GameStatus.ACTIVE and state is not None and is_last_card(state)
+    while not until(game):
+        assert game.status == GameStatus.ACTIVE and game.deadline is not None, "it ended first"
+        with services_clock_at(game.deadline):
+            services.turn_expire(game_id=game_id, seq=game.seq)
+        after = Game.objects.get(pk=game_id)
+        assert after.seq > game.seq, "the timer moved nothing"
+        game = after
     return game
 
 
+def play_to_last_card(game_id: int) -> Game:
+    """Every decision but the game's very last card made by the turn timer (R16, R18)."""
+    game = timer_plays(game_id, lambda game: is_last_card(_state(game)))
+    assert game.status == GameStatus.ACTIVE
+    return game
+
+
+def _state(game: Game) -> engine.State:
+    state = game.engine_state()
+    assert state is not None
+    return state
+
+
 def is_last_card(state: engine.State) -> bool:
-    """The next card is the last of the last trick of the last round."""
-    rounds = engine.rounds_for(state.players)
+    """The next card is the last of the last trick of the table's last round (R19)."""
     return (
-        state.round == rounds
+        state.is_last_round
         and state.phase == "playing"
-        and sum(state.tricks_won) == rounds - 1
+        and sum(state.tricks_won) == state.round - 1
         and len(state.trick) == state.players - 1
     )
 
@@ -221,9 +194,9 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
     }
 
 
-def human_table(users: Sequence[User]) -> Game:
+def human_table(users: Sequence[User], rounds: str | int = "full") -> Game:
     """An all-human table created and filled through the services (it starts when full)."""
-    game = services.game_create(user=users[0], seats=len(users)).game
+    game = services.game_create(user=users[0], seats=len(users), rounds=rounds).game
     for user in users[1:]:
         game = services.game_join(game_id=game.pk, user=user).game
     assert game.status == GameStatus.ACTIVE

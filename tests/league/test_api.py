@@ -203,8 +203,8 @@ def test_a_human_game_ending_over_http_shows_in_the_league_api(
     django_capture_on_commit_callbacks: CaptureOnCommit,
 ) -> None:
     players = [make_player() for _ in range(6)]
-    game_id = seat_players(players)
-    game = play_to_last_card(game_id)  # the turn timer plays (R16), then the last card:
+    game_id = seat_players(players, rounds=3)
+    game = play_to_last_card(game_id)  # the timer plays (R16, R18), then the last card:
     state = game.engine_state()
     assert state is not None and state.to_act is not None
     last = players[state.to_act]

@@ -53,7 +53,7 @@ def test_the_last_move_commits_and_then_the_league_rates_the_game(
     make_users: Callable[..., list[User]],
 ) -> None:
     players = make_users(3)
-    game = play_to_last_card(human_table(players).pk)
+    game = play_to_last_card(human_table(players, rounds=3).pk)
     state = game.engine_state()
     assert state is not None and state.to_act is not None
 

@@ -36,7 +36,7 @@ def test_a_finished_human_game_is_rated_after_its_last_move_exactly_for_its_play
         .order_by("user_id")
         .values_list("mu", "sigma", "ordinal", "games", "wins", "points")
     )
-    game = play_to_last_card(human_table(players).pk)  # the turn timer plays (R16)
+    game = play_to_last_card(human_table(players, rounds=3).pk)  # the timer plays (R16, R18)
     state = game.engine_state()
     assert state is not None and state.to_act is not None
     last_card = engine.auto_move(state).to_json()

@@ -1,6 +1,6 @@
 """`ws/me/`: one socket per user across all their tables says when a decision becomes theirs
 anywhere and when their list of games changes; `my_turn=true` lists those games; and a game
-socket's `{"type": "back"}` ends being away (R18)."""
+socket's `{"type": "sit_out"}` makes its player away and `{"type": "back"}` ends it (R18)."""
 
 from __future__ import annotations
 
@@ -125,4 +125,24 @@ async def test_back_on_the_game_socket_ends_being_away_and_sends_the_view(
     state = await socket.state()
     assert state["players"][0]["away"] is False
     assert await socket.nothing()
+    assert not await db(Seat.objects.filter(game_id=game_id, away=True).exists)
+
+
+async def test_sit_out_on_the_game_socket_makes_its_player_away_for_every_socket(
+    sockets: Sockets,
+) -> None:
+    people = await db(new_players, 3)
+    game_id = await db(seat_players, people, blind_first_round=False)
+    mine = await sockets.open(game_id, token=people[1].token)
+    theirs = await sockets.open(game_id, token=people[0].token)
+    for socket in (mine, theirs):
+        await socket.drain()  # the fresh views that told who is online
+    await mine.send({"type": "sit_out"})
+    assert (await mine.state())["players"][1]["away"] is True
+    assert (await theirs.state())["players"][1]["away"] is True  # everyone sees it (R18)
+    await mine.send({"type": "sit_out"})  # already away: only this socket hears its view
+    assert (await mine.state())["players"][1]["away"] is True
+    assert await theirs.nothing()
+    await mine.send({"type": "back"})
+    assert (await mine.state())["players"][1]["away"] is False
     assert not await db(Seat.objects.filter(game_id=game_id, away=True).exists)

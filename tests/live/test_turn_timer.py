@@ -21,6 +21,7 @@ from tests.live.helpers import (
     expire_turn,
     game_row,
     open_seats,
+    rest_move,
     table,
 )
 
@@ -29,6 +30,12 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 def seat_away(game_id: int, number: int | None) -> bool:
     return Seat.objects.filter(game_id=game_id, number=number, away=True).exists()
+
+
+def expired_last(game_id: int) -> bool:
+    """The player to act let their last turn expire."""
+    to_act = game_row(game_id).to_act
+    return Seat.objects.filter(game_id=game_id, number=to_act, expiries__gt=0).exists()
 
 
 def auto_move_of(game_id: int) -> tuple[int, dict[str, Any], engine.State]:
@@ -48,6 +55,12 @@ async def test_turns_expire_plays_the_r16_auto_move_and_pushes_it(sockets: Socke
     seat_sockets = await open_seats(sockets, game_id, people)
     kinds = set()
     for _ in range(8):  # round 1's bids and trick, into round 2: bids, plays, maybe a trump
+        # A player whose last turn expired decides this one themselves: nobody lets two turns
+        # in a row expire and becomes away (R18: then the medium bot decides, test_sit_out.py).
+        while await db(expired_last, game_id):
+            await db(rest_move, people, game_id)
+            for socket in seat_sockets:
+                await socket.state()
         late, expected, after = await db(auto_move_of, game_id)
         expired = await db(expire_turn, game_id)
 
@@ -62,9 +75,7 @@ async def test_turns_expire_plays_the_r16_auto_move_and_pushes_it(sockets: Socke
         game = await db(game_row, game_id)
         assert game.engine_state() == after
         assert game.seq == after.seq
-        # R18: a player who let two turns expire in a row is away: 5 s for the next one.
-        away = await db(seat_away, game_id, game.to_act)
-        limit = min(game.turn_seconds, 5) if away else game.turn_seconds
+        limit = game.turn_seconds
         # The next turn's full limit counts from the auto-move, not from the missed deadline.
         assert game.deadline is not None
         assert swept <= game.deadline - timedelta(seconds=limit) <= timezone.now()
@@ -74,6 +85,7 @@ async def test_turns_expire_plays_the_r16_auto_move_and_pushes_it(sockets: Socke
             assert state == await db(people[seat].view, game_id)
         kinds.add(expected["type"])
     assert {"bid", "play"} <= kinds
+    assert not await db(Seat.objects.filter(game_id=game_id, away=True).exists)
     for socket in seat_sockets:
         assert await socket.nothing()
     assert (await db(game_row, bystander_id)).seq == bystander.seq

@@ -50,6 +50,7 @@ async def test_a_signed_out_socket_may_sync_but_not_move_chat_or_come_back(
         {"type": "bid", "bid": 0, "seq": before["seq"]},
         {"type": "chat", "text": "hello"},
         {"type": "back"},
+        {"type": "sit_out"},
     ):
         await watcher.send(body)
         assert (await watcher.error())["code"] == "not_authenticated"
