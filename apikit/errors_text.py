@@ -37,6 +37,7 @@ ERROR_TEXT = {
     "suspended": _("Your account is suspended."),
     "tournament_not_open": _("This tournament does not take that step now."),
     "tournament_full": _("This tournament is full."),
+    "already_seated": _("You have been seated already: your table is waiting for you."),
     "unavailable": _("The server is briefly unavailable. Trying again…"),
 }
 

@@ -123,7 +123,7 @@ _STATUS_CODES = {
     ),
     404: "not_found",
     409: "not_your_turn, stale_state, game_full, game_not_active, too_many_open_tables, "
-    "too_many_bot_games, tournament_not_open, tournament_full",
+    "too_many_bot_games, tournament_not_open, tournament_full, already_seated",
     429: "rate_limited",
 }
 

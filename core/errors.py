@@ -78,6 +78,12 @@ class TournamentFull(Refusal):
     code = "tournament_full"
 
 
+class AlreadySeated(Refusal):
+    """A seek that was seated cannot be cancelled: its table is waiting (R28)."""
+
+    code = "already_seated"
+
+
 class TooMany(Refusal):
     """The user already holds as many of something at once as one may (open tables, games
     with bots): finish or leave one first. A conflict (409), not a rate: waiting alone does

@@ -355,7 +355,7 @@ class LobbyConsumer(FastJsonConsumer):
 class MeConsumer(FastJsonConsumer):
     """One user's socket for all their tables (`ws/me/`): `turn` when a decision becomes theirs
     anywhere, `games` when their list of games changes, `invite` when a friend invites them to
-    a table. It only listens."""
+    a table, `seated` when their seek is seated (R28). It only listens."""
 
     async def connect(self) -> None:
         if await _refused(self):
@@ -387,6 +387,14 @@ class MeConsumer(FastJsonConsumer):
             "from": message["sender"],
         }
         await self.send_json(invite)
+
+    async def me_seated(self, message: push.SeatedMessage) -> None:
+        seated: push.SeatedSocketMessage = {
+            "type": "seated",
+            "game": message["game"],
+            "seek": message["seek"],
+        }
+        await self.send_json(seated)
 
     async def account_closed(self, message: push.AccountClosedMessage) -> None:
         await self.close(code=CLOSE_SUSPENDED)

@@ -98,6 +98,12 @@ class InviteMessage(TypedDict):
     sender: str
 
 
+class SeatedMessage(TypedDict):
+    type: Literal["me.seated"]
+    game: int
+    seek: int
+
+
 class Notice(TypedDict):
     """A change in a layer above the games (a tournament's): `type` names the handler of the
     sockets that listen to its group; that layer's own message adds what they pass on."""
@@ -114,6 +120,7 @@ LayerMessage = (
     | TurnMessage
     | GamesChangedMessage
     | InviteMessage
+    | SeatedMessage
     | BlockChangedMessage
     | AccessChangedMessage
     | Notice
@@ -180,6 +187,14 @@ class GamesSocketMessage(TypedDict):
     type: Literal["games"]
 
 
+class SeatedSocketMessage(TypedDict):
+    """On `ws/me/`: your seek was seated at this new table (R28): go there."""
+
+    type: Literal["seated"]
+    game: int
+    seek: int
+
+
 SocketMessage = (
     StateSocketMessage
     | ErrorSocketMessage
@@ -189,6 +204,7 @@ SocketMessage = (
     | TurnSocketMessage
     | GamesSocketMessage
     | InviteSocketMessage
+    | SeatedSocketMessage
 )
 SOCKET_MESSAGES = get_args(SocketMessage)
 """Documented as components of the OpenAPI schema (wizardsite.schema.add_components)."""

@@ -27,6 +27,7 @@ from games.models import ChatMessage, Game
 from moderation.models import AuditLog, Report, ReportStatus
 from notifications import notices
 from notifications.models import NoticeKind
+from seeks.services import seek_forget
 
 
 def audit(*, moderator: User | None, action: str, target: Model, reason: str = "") -> AuditLog:
@@ -59,6 +60,7 @@ def user_suspend(
         suspension = accounts_services.suspension_set(
             user=user, reason=reason, until=until, banned=banned, by=moderator
         )
+        seek_forget(user=user)  # R28: nobody is seated with a suspended player
         audit(
             moderator=moderator,
             action="ban" if suspension.banned else "suspend",

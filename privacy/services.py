@@ -15,6 +15,7 @@ from games import services as game_services
 from games.dispatch import dispatch
 from moderation.models import Report, ReportStatus
 from notifications.services import notifications_forget
+from seeks.services import seek_forget
 from tournaments.notify import tournament_changed
 from tournaments.services import tournaments_leave
 
@@ -22,9 +23,9 @@ from tournaments.services import tournaments_leave
 def account_delete(*, user: User, password: str) -> None:
     """Delete the account, its password proving its owner asks: in one transaction it leaves
     its open tables and resigns its running games (R18), leaves its tournaments and cancels
-    the upcoming ones it created, then its identity, tokens, sessions, subscriptions, follows,
-    blocks, invitations and chat text go (a message under an open report keeps its text until
-    the report closes: moderation.services.report_resolve)."""
+    the upcoming ones it created, ends its seek (R28), then its identity, tokens, sessions,
+    subscriptions, follows, blocks, invitations and chat text go (a message under an open
+    report keeps its text until the report closes: moderation.services.report_resolve)."""
     if not user.has_usable_password() or not user.check_password(password):
         raise Invalid("Wrong password.", fields={"password": ["wrong password"]})
     with transaction.atomic(durable=True):
@@ -40,6 +41,7 @@ def account_delete(*, user: User, password: str) -> None:
         )
         notifications_forget(user=user)
         tournament_ids = tournaments_leave(user=user)
+        seek_forget(user=user)
         retirement.account_anonymise(user=user)
     for outcome in outcomes:
         dispatch(outcome)

@@ -38,6 +38,7 @@ STATUS_OF_CODE = {
     "too_many_bot_games": status.HTTP_409_CONFLICT,
     "tournament_not_open": status.HTTP_409_CONFLICT,
     "tournament_full": status.HTTP_409_CONFLICT,
+    "already_seated": status.HTTP_409_CONFLICT,
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
     "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
 }

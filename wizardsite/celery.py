@@ -24,6 +24,12 @@ app.conf.beat_schedule = {
         "schedule": timedelta(seconds=1),
         "options": {"expires": 1.0},
     },
+    # Play now (R28): end absent players' live seeks and seat what the waiting ones allow.
+    "seeks": {
+        "task": "seeks.tasks.sweep",
+        "schedule": timedelta(seconds=1),
+        "options": {"expires": 1.0},
+    },
     # The league rates each game when it ends; this sweep catches any whose task was lost.
     "rate-games": {
         "task": "league.tasks.rate_games",

@@ -20,6 +20,7 @@ from privacy import api as privacy_api
 from privacy import views as privacy_views
 from review import api as review_api
 from review import views as review_views
+from seeks import api as seeks_api
 from tournaments import api as tournaments_api
 from tournaments import views as tournaments_views
 from wizardsite import health, install, metrics, views
@@ -72,6 +73,8 @@ api_v1 = [
     path("players/<str:username>/follow/", accounts_api.Follow.as_view(), name="api-follow"),
     path("players/<str:username>/block/", accounts_api.Block.as_view(), name="api-block"),
     path("accounts/me/friends/", games_api.Friends.as_view(), name="api-friends"),
+    path("seeks/", seeks_api.SeekListCreate.as_view(), name="api-seeks"),
+    path("seeks/mine/", seeks_api.SeekMine.as_view(), name="api-seek-mine"),
     path("tournaments/", tournaments_api.TournamentListCreate.as_view(), name="api-tournaments"),
     path(
         "tournaments/<int:tournament_id>/",

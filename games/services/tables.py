@@ -196,7 +196,7 @@ def _create(
 
 def seated_game(
     *,
-    users: Sequence[User],
+    users: Sequence[User | None],
     turn_seconds: int,
     hook_rule: bool,
     blind_first_round: bool,
@@ -204,19 +204,22 @@ def seated_game(
     special_cards: Sequence[str],
     visibility: str = Visibility.PUBLIC,
 ) -> Outcome:
-    """In the caller's transaction: a table of these people in this order, started at once
-    (a tournament's table, T1: an ordinary game). The caller dispatches the Outcome after
-    its commit. Raises Invalid for options no table may have."""
-    options = _options(len(users), 0, turn_seconds, hook_rule, blind_first_round)
+    """In the caller's transaction: a table of these people in this order (None: a medium
+    bot's seat), started at once (a tournament's table, T1, or Play now's, R28: an ordinary
+    game). The caller dispatches the Outcome after its commit. Raises Invalid for options no
+    table may have."""
+    bots = sum(user is None for user in users)
+    options = _options(len(users), bots, turn_seconds, hook_rule, blind_first_round)
+    creator = next(user for user in users if user is not None)
     try:
         engine.round_numbers(len(users), round_format(rounds))  # R19
     except ValueError as error:
         raise Invalid(f"{error}.", fields={"rounds": [str(error)]}) from None
     seed = table_seed()
     game = Game.objects.create(
-        created_by=users[0],
+        created_by=creator,
         seats=options.seats,
-        bots=0,
+        bots=bots,
         turn_seconds=options.turn_seconds,
         hook_rule=options.hook_rule,
         blind_first_round=options.blind_first_round,
@@ -226,8 +229,12 @@ def seated_game(
         rounds=rounds,
         special_cards=list(special_cards),
     )
+    medium = bot_kind_for("medium")
     Seat.objects.bulk_create(
-        [Seat(game=game, number=number, user=user) for number, user in enumerate(users)]
+        [
+            Seat(game=game, number=number, user=user, bot_kind="" if user else medium)
+            for number, user in enumerate(users)
+        ]
     )
     return start(lock_table(game.pk))
 

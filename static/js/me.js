@@ -153,6 +153,8 @@ function showNextTable(notice) {
 
 new LiveSocket("/ws/me/", {
   onMessage: (message) => {
+    // Other parts of the page listen too (Play now hears "seated"): one socket a page.
+    window.dispatchEvent(new CustomEvent("wizard:me", { detail: message }));
     if (message.type === "invite") showInvite(message);
     else if (badge) refresh();
     if (message.type === "games" || message.type === "invite") refreshNotices();

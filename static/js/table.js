@@ -598,7 +598,7 @@ function startTable() {
     controls.replaceChildren();
     // R18: sit out (the medium bot plays for you) or say you are back.
     if (seated) controls.append(away ? standingButton("back", gettext("I'm back"), "")
-      : standingButton("sit-out", gettext("Sit out"), "secondary small"));
+      : standingButton("sit-out", gettext("Sit out"), "secondary"));
     if (!myTurn || moving()) return;
     if (view.legal.bids) controls.append(draw.bidPanel(view.round, view.legal.bids, (bid) => sendMove({ type: "bid", bid })));
     if (view.legal.suits) controls.append(draw.trumpPanel(view.legal.suits, (suit) => sendMove({ type: "trump", suit })));

@@ -202,7 +202,12 @@ class _Clock:
 
 def services_clock_at(moment: datetime) -> AbstractContextManager[Any]:
     """The moves services' clock (the turn timer's, R16) stands at `moment`."""
-    return mock.patch.object(services.moves, "timezone", _Clock(moment))
+    return clock_at(services.moves, moment)
+
+
+def clock_at(module: object, moment: datetime) -> AbstractContextManager[Any]:
+    """The clock of a module that reads `timezone.now()` stands at `moment`."""
+    return mock.patch.object(module, "timezone", _Clock(moment))
 
 
 def set_rate(settings: Any, scope: str, rate: str) -> None:

@@ -41,6 +41,7 @@ SOCKET_COMPONENTS = {
     "games": "GamesSocketMessage",
     "invite": "InviteSocketMessage",
     "tournament": "TournamentSocketMessage",
+    "seated": "SeatedSocketMessage",
 }
 PLAYERS = 3
 # The whole game is R19's first rounds only: every phase, refusal and event of a classic game
@@ -513,6 +514,7 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
     status, watch = await rest.call(APIClient(), "get", GAMES, query=watchable)
     assert status == 200 and set(watch) == {"count", "next", "previous", "results"}
 
+    await seek_calls(rest, contract, me, people)
     await tournament_calls(rest, contract, sockets, people)
 
     # A player's own data, downloaded; an account deleted (its seat stays, renamed).
@@ -547,6 +549,38 @@ async def test_a_whole_game_through_rest_and_sockets_keeps_to_the_served_schema(
 
 TOURNAMENTS = f"{API}/tournaments/"
 TOURNAMENT = f"{API}/tournaments/{{tournament_id}}/"
+
+
+SEEKS = f"{API}/seeks/"
+MY_SEEK = f"{API}/seeks/mine/"
+
+
+async def seek_calls(
+    rest: Rest, contract: Contract, me: WebsocketCommunicator, people: list[Player]
+) -> None:
+    """Play now (R28): seeks counted, asked, read, cancelled and asked again until three sit
+    at a table, which the first player's `ws/me/` hears."""
+    body = {"turn_seconds": 60, "sizes": [3], "deck": "classic", "bots_after": None}
+    assert await rest.status(people[0].client, "post", SEEKS, {**body, "sizes": [7]}) == 400
+    assert await rest.status(people[0].client, "get", MY_SEEK) == 404
+    status, asked = await rest.call(people[0].client, "post", SEEKS, body)
+    assert status == 201 and asked["game"] is None
+    status, counts = await rest.call(APIClient(), "get", SEEKS)
+    assert status == 200 and sum(count["waiting"] for count in counts) == 1
+    assert await rest.status(people[0].client, "delete", MY_SEEK) == 204
+    assert await rest.status(people[0].client, "delete", MY_SEEK) == 404
+    for player in people:
+        status, asked = await rest.call(player.client, "post", SEEKS, body)
+        assert status == 201
+    status, mine = await rest.call(people[0].client, "get", MY_SEEK)
+    assert status == 200 and mine["game"] == asked["game"] is not None
+    assert await rest.status(people[0].client, "delete", MY_SEEK) == 409
+    heard = []
+    while not await me.receive_nothing(0.2):
+        message = await me.receive_json_from(timeout=5)
+        contract.message(message)
+        heard.append(message["type"])
+    assert "seated" in heard, heard
 
 
 async def tournament_calls(

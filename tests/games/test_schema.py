@@ -221,6 +221,7 @@ BODIES = [
     (f"{API}/games/{{game_id}}/chat/", "post"),
     (f"{API}/reports/", "post"),
     (f"{API}/notices/read/", "post"),
+    (f"{API}/seeks/", "post"),
     (f"{API}/tournaments/", "post"),
     (f"{API}/tournaments/{{tournament_id}}/join/", "post"),
 ]

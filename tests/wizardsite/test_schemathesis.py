@@ -181,6 +181,7 @@ def test_the_anonymous_operations_are_the_public_ones() -> None:
         "games_retrieve",
         "league_leaderboard",
         "players_retrieve",
+        "seeks_list",  # how many wait at each speed (R28)
         "tournaments_list",
         "tournaments_retrieve",
     ]

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "review",
     "league",
     "tournaments",
+    "seeks",
     "moderation",
 ]
 
@@ -212,6 +213,7 @@ REST_FRAMEWORK = {
         "invite": env_str("RATE_INVITE", "60/hour"),  # invitations to friends, each a push
         # The data export: all of a player's games in one answer, the heaviest the site makes.
         "export": env_str("RATE_EXPORT", "10/hour"),
+        "seek": env_str("RATE_SEEK", "60/hour"),  # Play now's seeks (R28), each a match
     },
 }
 SPECTACULAR_SETTINGS = {
