@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from seeks import selectors
 from seeks.models import SIZES
 
 register = template.Library()
@@ -29,8 +30,12 @@ BOT_WAITS = [
 
 @register.inclusion_tag("seeks/_play_now.html", takes_context=True)
 def play_now(context: dict[str, Any]) -> dict[str, Any]:
+    """The panel, with the player's seek as the page starts (null when none)."""
+    user = context["user"]
+    seek = selectors.seek_of(user.pk) if user.is_authenticated else None
     return {
-        "user": context["user"],
+        "user": user,
+        "seek": selectors.seek_view(seek) if seek is not None else None,
         "request": context.get("request"),
         "speeds": SPEEDS,
         "sizes": SIZES,

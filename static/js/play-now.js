@@ -1,8 +1,8 @@
 /* "Play now" (R28): the player says how fast, how many and which cards; the server seats them
    with others who ask for the same. While waiting the panel says how many seek the same and
    offers Cancel; once seated (ws/me/ says "seated", or the seek read again says so) the table
-   opens by itself, with a chime and a notice when the page is in the background. A reload
-   finds the seek again (GET /api/v1/seeks/mine/). */
+   opens by itself, with a chime and a notice when the page is in the background. The page
+   starts with the player's seek, so a reload finds it again. */
 import { fetchJSON } from "./net.js";
 import { fmt, gettext, ngettext } from "./i18n.js";
 import * as sound from "./sound.js";
@@ -118,4 +118,6 @@ window.addEventListener("wizard:me", (event) => {
 });
 
 sound.unlockOnGesture();
-read();
+// As the page began: a seek still waiting goes on; one seated earlier is behind the player.
+const initial = JSON.parse(document.getElementById("play-now-seek").textContent);
+show(initial && !initial.game ? initial : null);

@@ -596,10 +596,14 @@ function startTable() {
     const away = seated && me.away;
     if (draw.drawnAlready(controls, [myTurn && !moving(), seated, away, view.seq, scene.seq, declaring])) return;
     controls.replaceChildren();
-    // R18: sit out (the medium bot plays for you) or say you are back.
-    if (seated) controls.append(away ? standingButton("back", gettext("I'm back"), "")
-      : standingButton("sit-out", gettext("Sit out"), "secondary"));
-    if (!myTurn || moving()) return;
+    // R18: say you are back (first: it is what an away player came for), or sit out (last:
+    // after your turn's choices, never the one your turn focuses).
+    if (away) controls.append(standingButton("back", gettext("I'm back"), ""));
+    if (myTurn && !moving()) renderChoices(controls);
+    if (seated && !away) controls.append(standingButton("sit-out", gettext("Sit out"), "secondary"));
+  }
+
+  function renderChoices(controls) {
     if (view.legal.bids) controls.append(draw.bidPanel(view.round, view.legal.bids, (bid) => sendMove({ type: "bid", bid })));
     if (view.legal.suits) controls.append(draw.trumpPanel(view.legal.suits, (suit) => sendMove({ type: "trump", suit })));
     if (view.legal.cards && declaring && view.legal.cards.includes(declaring)) {
@@ -749,7 +753,7 @@ function startTable() {
   function focusFirstControl() {
     const active = document.activeElement;
     if (active && (active.tagName === "INPUT" || active.tagName === "TEXTAREA" || active.tagName === "SELECT")) return true;
-    const target = document.querySelector("#controls button:not([disabled]), #hand button.legal");
+    const target = document.querySelector('#controls button:not([disabled]):not([data-testid="sit-out"]), #hand button.legal');
     if (!target) return false;
     target.focus({ preventScroll: true });
     // Zoomed in (200 %) the hand can sit below the screen: the focused card comes into view.
