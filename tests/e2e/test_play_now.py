@@ -1,8 +1,8 @@
 """Play now (R28) as people use it, nobody typing an address: two players in two browsers (a
 laptop in English, a phone in Spanish) press "Play now" with overlapping choices and bots
 allowed (after 30 and 10 seconds); the first sees the second arrive in the panel's count, and
-both pages open the same new table by themselves, a bot in its third seat. A third player starts a seek
-and cancels it: the panel offers the form again and nobody waits."""
+both pages open the same new table by themselves, a bot in its third seat. A third player
+starts a seek and cancels it: the panel offers the form again and nobody waits."""
 
 from __future__ import annotations
 
