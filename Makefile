@@ -36,7 +36,7 @@ run: install
 # Celery worker and beat. Needs SECRET_KEY, DATABASE_URL and REDIS_URL (shared by every process
 # and machine); see the README.
 WEB_CONCURRENCY ?= $(shell nproc)
-HOST ?= 0.0.0.0
+HOST ?= 127.0.0.1
 # Every process (web workers, Celery) writes its metrics here and /metrics sums them; cleared
 # at each start, so no figure of a process that has gone is counted (README, Operations).
 PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/.celery/metrics

@@ -13,7 +13,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-from accounts.infra import token_with_standing
+from accounts.sql import token_with_standing
 from accounts.standing import ensure_can_play, is_suspended, is_suspended_id
 
 

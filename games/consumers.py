@@ -3,6 +3,7 @@ messages."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -26,8 +27,8 @@ from apikit.unavailable import refusal_or_unavailable
 from core import fastjson, limits, logcontext
 from core.errors import Error, NotAPlayer, error_body
 from core.text import json_problem
-from games import chat_presets, metrics, presence, push, selectors, services, socket_quota
-from games.models import Game, GameStatus
+from games import chat_presets, metrics, presence, push, selectors, services
+from games.models import Game
 from games.move_input import MOVE_KINDS, move_request, socket_move_body
 from games.selectors import AnyUser, GameView
 
@@ -74,10 +75,9 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     # What this socket counted, each taken back once when it ends (_release).
     joined: tuple[str, ...] = ()  # the channel layer's groups it joined
-    online: presence.Presence | None = None  # counted as one of the user's open sockets
-    watching: presence.Watching | None = None  # counted among a game's spectators
-    from_address: presence.FromAddress | None = None  # signed out: among its address's sockets
-    quota: socket_quota.SocketQuota | None = None
+    # In the socket registry: among its user's sockets, a game's spectators or (signed out)
+    # its address's.
+    registered: presence.Socket | None = None
     counted = False  # among the open sockets of the metrics
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -99,15 +99,8 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             if self.counted:
                 self.counted = False
                 metrics.open_sockets.dec()
-            online, self.online = self.online, None
-            await _absent(online)
-            counts = (self.watching, self.from_address)
-            self.watching = self.from_address = None
-            for counted in counts:
-                if counted is not None:
-                    await counted.stop()
-            quota, self.quota = self.quota, None
-            await socket_quota.stop(quota)
+            registered, self.registered = self.registered, None
+            await _absent(registered)
 
     async def _join_and_accept(self, groups: tuple[str, ...]) -> None:
         """Join these groups of the channel layer, then accept the socket."""
@@ -121,16 +114,22 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def _within_address_limit(self) -> bool:
         """Count a signed-out socket among its address's (MAX_ANONYMOUS_SOCKETS_PER_ADDRESS);
         past the limit it is refused (4429, as a user's sockets past theirs) and False."""
-        most = socket_quota.address_limit()
+        most = presence.address_limit()
         if most is None or self.scope["user"].is_authenticated:
             return True
-        self.from_address = await presence.FromAddress(_address(self.scope)).start()
-        if (self.from_address.count or 0) <= most:  # the cache failed: let it in
+        members = await self._registry().join(presence.from_key(_address(self.scope)))
+        if members is None or len(members) <= most:  # None: Redis failed, so let it in
             return True
-        await self.from_address.stop()
-        self.from_address = None
-        await self.refuse(socket_quota.CLOSE_TOO_MANY_SOCKETS)
+        registered, self.registered = self.registered, None
+        await _absent(registered)  # at once: it no longer counts while it closes
+        await self.refuse(presence.CLOSE_TOO_MANY_SOCKETS)
         return False
+
+    def _registry(self) -> presence.Socket:
+        """This socket's place in the registry (joined one set at a time)."""
+        if self.registered is None:
+            self.registered = presence.Socket(self.channel_name)
+        return self.registered
 
     async def refuse(self, code: int) -> None:
         """Accept the socket, then close it with `code` (API.md's close codes): a server whose
@@ -139,22 +138,26 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.accept()
         await self.close(code=code)
 
-    async def _count_socket(self, user_id: int) -> None:
-        """Count this accepted socket among its user's (MAX_SOCKETS_PER_USER)."""
-        if socket_quota.limit() is not None:
-            quota = socket_quota.SocketQuota(self.channel_layer, user_id, self.channel_name)
-            self.quota = await quota.start()
+    async def _count_socket(self) -> None:
+        """Past MAX_SOCKETS_PER_USER with this accepted socket, its user's oldest sockets, in
+        whichever process, are told to close (best effort, like every push)."""
+        most = presence.limit()
+        if most is None or self.registered is None:
+            return
+        evicted: presence.SocketEvicted = {"type": "socket.evicted"}
+        for channel in self.registered.oldest_past(most):
+            try:
+                await asyncio.wait_for(self.channel_layer.send(channel, evicted), push.PUSH_TIMEOUT)
+            except Exception as error:
+                log.warning("socket %s past the limit not told: %r", channel, error)
 
-    async def socket_opened(self, message: socket_quota.SocketAnnounced) -> None:
-        """Another socket of this user opened (or lives): past the limit, the oldest closes."""
-        if self.quota is not None and self.quota.heard(message):
-            await socket_quota.stop(self.quota)
-            self.quota = None
-            await self.close(code=socket_quota.CLOSE_TOO_MANY_SOCKETS)
-
-    async def socket_closed(self, message: socket_quota.SocketAnnounced) -> None:
-        if self.quota is not None:
-            self.quota.heard(message)
+    async def socket_evicted(self, message: presence.SocketEvicted) -> None:
+        """The user opened one socket too many and this is their oldest: it stops counting at
+        once, and closes (4429); told twice, it closes once."""
+        registered, self.registered = self.registered, None
+        if registered is not None:
+            await _absent(registered)
+            await self.close(code=presence.CLOSE_TOO_MANY_SOCKETS)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Every socket's frames, read the one way: a frame no message of the contract can be
@@ -165,8 +168,12 @@ class FastJsonConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         await self.receive_json(content)
 
-    async def _send_error(self, body: Error) -> None:
+    async def _send_error(
+        self, body: Error, message_id: push.ClientMessageId | None = None
+    ) -> None:
         error: push.ErrorSocketMessage = {"type": "error", "error": body["error"]}
+        if message_id is not None:
+            error["id"] = message_id
         await self.send_json(error)
 
 
@@ -200,6 +207,9 @@ class GameConsumer(FastJsonConsumer):
     user_id: int | None
     seated = False  # chat belongs to the table's players: spectators get none
     seq = -1  # the seq of the newest view this socket has sent
+    # The seq of this socket's last change and the id of its message, until a view sent
+    # includes it.
+    answering: tuple[int, push.ClientMessageId] | None = None
     muted: frozenset[str] = frozenset()  # the players this user blocked: none of their chat
     language = "en"  # the reader's, for preset chat: from their cookie or Accept-Language
 
@@ -212,35 +222,43 @@ class GameConsumer(FastJsonConsumer):
         logcontext.game_id.set(self.game_id)  # on every log line of this socket
         if not await self._within_address_limit():  # before any query: refusals cost none
             return
-        found, playing, allowed = await in_db(_game_standing)(self.game_id, user)
+        found, allowed = await in_db(_game_standing)(self.game_id, user)
         if not found or not allowed:
             await self.refuse(CLOSE_NOT_ALLOWED if found else CLOSE_NOT_FOUND)
             return
         # Group membership expires after a day in channels_redis: join again on every connect.
-        # A player of a running game (whose seats no longer change) has only their own view
-        # to hear: their socket need not hear, and drop, every public push too.
+        # A change's views come on the game's group; a player's chat on their seat's.
         # The others hear first that this user came (if no other socket of theirs is open);
         # this socket then starts from a view that says so.
-        groups: tuple[str, ...] = ()
+        groups: tuple[str, ...] = (push.game_group(self.game_id),)
         if user.is_authenticated:
-            self.online = await _present(user.pk)
-            groups = (push.seat_group(self.game_id, user.pk), push.user_group(user.pk))
-        if not playing:
-            groups += (push.watch_group(self.game_id),)
+            await _present(self._registry(), user.pk)
+            groups += (push.seat_group(self.game_id, user.pk), push.user_group(user.pk))
         await self._join_and_accept(groups)
         if user.is_authenticated:
-            await self._count_socket(user.pk)
+            await self._count_socket()
             self.muted = await in_db(_blocked_names)(user.pk)
             self.language = _language(self.scope)
         await self._send_view()
-        if not self.seated:
-            self.watching = await presence.Watching(self.game_id).start()
+        if not self.seated:  # among the table's spectators
+            await self._registry().join(presence.watch_key(self.game_id))
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if throttles.enabled():
             await self._throttled_or(self._dispatch, content)
         else:
             await self._dispatch(content)
+
+    async def _dispatch(self, content: Any) -> None:
+        """A message with its client message id taken out: the answer echoes it."""
+        message_id: push.ClientMessageId | None = None
+        if isinstance(content, dict) and "id" in content:
+            content = dict(content)
+            message_id = content.pop("id")
+            if not is_message_id(message_id):
+                await self._send_error(error_body("invalid", BAD_ID))
+                return
+        await self._answer(content, message_id)
 
     async def _throttled_or(self, action: Any, content: Any) -> None:
         """Socket messages count against the `socket` rate (a flood of sync costs queries)."""
@@ -252,28 +270,32 @@ class GameConsumer(FastJsonConsumer):
             message = f"Too many messages: wait {wait} s (sync after a gap in seq, not in a loop)."
             await self._send_error(error_body("rate_limited", message))
 
-    async def _dispatch(self, content: Any) -> None:
+    async def _answer(self, content: Any, message_id: push.ClientMessageId | None) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "sync":
-            await self._send_view()
-        elif kind == "move" or kind in MOVE_KINDS:
-            await self._refusable(_apply_move, content)
+            await self._send_view(message_id)
+        elif kind == "move" or kind in MOVE_KINDS or kind in ("back", "sit_out"):
+            action = _STANDING.get(kind, _apply_move)
+            seq = await self._refusable(action, content, message_id)
+            # The first view that includes the change carries the id: the push's. R18: a
+            # `back` or `sit_out` that changed nothing gets this socket's view back at once.
+            if seq is False:
+                await self._send_view(message_id)
+            elif seq is not None and message_id is not None:
+                self.answering = (seq, message_id)
         elif kind == "chat":
-            await self._refusable(_post_chat, content)
-        elif kind in ("back", "sit_out"):
-            # R18: when the seat's standing changed the push brings every socket of it the new
-            # view; else this socket gets its view back.
-            if await self._refusable(_back if kind == "back" else _sit_out, content) is False:
-                await self._send_view()
+            await self._refusable(_post_chat, content, message_id)
         else:
-            await self._send_error(error_body("invalid", UNKNOWN_TYPE))
+            await self._send_error(error_body("invalid", UNKNOWN_TYPE), message_id)
 
-    async def _refusable(self, action: Any, content: dict[str, Any]) -> Any:
+    async def _refusable(
+        self, action: Any, content: dict[str, Any], message_id: push.ClientMessageId | None
+    ) -> Any:
         """Run a service and return what it returns; its refusal comes back on this socket
-        only, as the contract's error (and None is returned)."""
+        only, as the contract's error with the message's id (and None is returned)."""
         user = self.scope["user"]
         if not user.is_authenticated:
-            await self._send_error(error_body("not_authenticated", "Sign in to play."))
+            await self._send_error(error_body("not_authenticated", "Sign in to play."), message_id)
             return None
         try:
             return await in_db(action)(self.game_id, user, content)
@@ -281,18 +303,20 @@ class GameConsumer(FastJsonConsumer):
             body = refusal_or_unavailable(error)
             if body is None:
                 raise
-            await self._send_error(body)
+            await self._send_error(body, message_id)
             return None
 
     async def game_state(self, message: push.GameStateMessage) -> None:
         """A view pushed after a committed change, with the rows it appended: this user's own
-        (their group), or the public one (the watch group) unless they have their own."""
-        if self.user_id in message.get("seated", ()):
-            return
+        if they sit at the table, else the public one; with the id of this socket's message
+        that it is the first view to include."""
         if message["seq"] < self.seq:
             return  # late: this socket has sent a newer view
-        self.seq, self.seated = message["seq"], message["you"]
-        await self.send(text_data=message["frame"])
+        frame, self.seated = push.frame_for(message, self.user_id)
+        self.seq = message["seq"]
+        if self.answering is not None and self.seq >= self.answering[0]:
+            frame, self.answering = push.with_id(frame, self.answering[1]), None
+        await self.send(text_data=frame)
 
     async def chat_message(self, message: push.ChatMessageMessage) -> None:
         shown = message["message"]
@@ -320,14 +344,17 @@ class GameConsumer(FastJsonConsumer):
     async def game_access(self, message: push.AccessChangedMessage) -> None:
         """A block may have ended the invitation or friendship this socket watches through:
         if its user may no longer watch the table, it closes (4403)."""
-        _found, _playing, allowed = await in_db(_game_standing)(self.game_id, self.scope["user"])
+        _found, allowed = await in_db(_game_standing)(self.game_id, self.scope["user"])
         if not allowed:
             await self.close(code=CLOSE_NOT_ALLOWED)
 
-    async def _send_view(self) -> None:
+    async def _send_view(self, message_id: push.ClientMessageId | None = None) -> None:
         view = await in_db(_view)(self.game_id, self.scope["user"])
         self.seq, self.seated = max(self.seq, view["seq"]), view["you"] is not None
-        await self._send({"type": "state", "state": view, "events": []})
+        state: push.StateSocketMessage = {"type": "state", "state": view, "events": []}
+        if message_id is not None:
+            state["id"] = message_id
+        await self._send(state)
 
     async def _send(self, message: push.SocketMessage) -> None:
         await self.send_json(message)
@@ -361,9 +388,9 @@ class MeConsumer(FastJsonConsumer):
         if await _refused(self):
             return
         user = self.scope["user"]
-        self.online = await _present(user.pk)
+        await _present(self._registry(), user.pk)
         await self._join_and_accept((push.me_group(user.pk), push.user_group(user.pk)))
-        await self._count_socket(user.pk)
+        await self._count_socket()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         return None  # nothing to ask: the client fetches its lists over REST
@@ -409,20 +436,32 @@ class MeConsumer(FastJsonConsumer):
 UNKNOWN_TYPE = "'type' is one of {}.".format(
     ", ".join(repr(kind) for kind in ("sync", "move", *MOVE_KINDS, "chat", "back", "sit_out"))
 )
+MESSAGE_ID_LENGTH = 64
+MESSAGE_ID_MAX = 2**53 - 1  # exact in every client's JSON numbers
+BAD_ID = (
+    f"'id' is a string of 1 to {MESSAGE_ID_LENGTH} characters or a whole number from 0 to"
+    f" {MESSAGE_ID_MAX}."
+)
 
 
-async def _present(user_id: int) -> presence.Presence:
+def is_message_id(value: object) -> bool:
+    """Whether a client may name its message so (the answer echoes it)."""
+    if isinstance(value, str):
+        return 1 <= len(value) <= MESSAGE_ID_LENGTH
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MESSAGE_ID_MAX
+
+
+async def _present(socket: presence.Socket, user_id: int) -> None:
     """Count a socket of this user; if it is their first, their tables hear they are online."""
-    online = await presence.Presence(user_id).start()
-    if online.first:
+    if await socket.join_user(user_id):
         await _tell_presence(user_id)
-    return online
 
 
-async def _absent(online: presence.Presence | None) -> None:
-    """Stop counting a socket; if it was the user's last, their tables hear they left."""
-    if online is not None and await online.stop():
-        await _tell_presence(online.user_id)
+async def _absent(socket: presence.Socket | None) -> None:
+    """Take a socket out of the registry; if it was its user's last, their tables hear they
+    left."""
+    if socket is not None and await socket.close() and socket.user_id is not None:
+        await _tell_presence(socket.user_id)
 
 
 async def _tell_presence(user_id: int) -> None:
@@ -463,19 +502,17 @@ def _address(scope: dict[str, Any]) -> str:
     return f"ip-{client[0]}"
 
 
-def _game_standing(game_id: int, user: AnyUser) -> tuple[bool, bool, bool]:
-    """Whether the game exists, whether the user sits at it while it runs, and whether they may
-    see it at all (its `visibility` and `spectators` settings)."""
+def _game_standing(game_id: int, user: AnyUser) -> tuple[bool, bool]:
+    """Whether the game exists, and whether the user may see it at all (its `visibility` and
+    `spectators` settings)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        return False, False, False
-    seats = selectors.seats_of(game)
+        return False, False
     try:
-        selectors.ensure_may_watch(game, seats, user)
+        selectors.ensure_may_watch(game, selectors.seats_of(game), user)
     except NotAPlayer:
-        return True, False, False
-    seated = selectors.seat_of(seats, user) is not None
-    return True, seated and game.status == GameStatus.ACTIVE, True
+        return True, False
+    return True, True
 
 
 def _blocked_names(user_id: int) -> frozenset[str]:
@@ -503,16 +540,25 @@ def _post_chat(game_id: int, user: User, message: dict[str, Any]) -> None:
     )
 
 
-def _back(game_id: int, user: User, message: dict[str, Any]) -> bool:
-    _, changed = services.seat_back(game_id=game_id, user=user)
-    return changed
+def _back(game_id: int, user: User, message: dict[str, Any]) -> int | bool:
+    """The seq of the change, or False if the seat was not away."""
+    outcome, changed = services.seat_back(game_id=game_id, user=user)
+    return outcome.game.seq if changed else False
 
 
-def _sit_out(game_id: int, user: User, message: dict[str, Any]) -> bool:
-    _, changed = services.seat_sit_out(game_id=game_id, user=user)
-    return changed
+def _sit_out(game_id: int, user: User, message: dict[str, Any]) -> int | bool:
+    """The seq of the change, or False if the seat was already away."""
+    outcome, changed = services.seat_sit_out(game_id=game_id, user=user)
+    return outcome.game.seq if changed else False
 
 
-def _apply_move(game_id: int, user: User, message: dict[str, Any]) -> None:
+def _apply_move(game_id: int, user: User, message: dict[str, Any]) -> int:
+    """The seq of the change the move made."""
     body, seq = move_request(socket_move_body(message))
-    services.move_apply(game_id=game_id, user=user, body=body, expected_seq=seq, door="socket")
+    outcome = services.move_apply(
+        game_id=game_id, user=user, body=body, expected_seq=seq, door="socket"
+    )
+    return outcome.game.seq
+
+
+_STANDING = {"back": _back, "sit_out": _sit_out}

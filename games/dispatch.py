@@ -9,7 +9,8 @@ from datetime import datetime
 
 from celery import current_app
 
-from games import infra, push
+from apikit import sending
+from games import push
 from games.models import Game
 from games.outcome import Outcome
 from games.signals import game_finished, turn_started
@@ -45,9 +46,9 @@ def dispatch(outcome: Outcome) -> None:
 
 def send_step(game_id: int, seq: int, delay_ms: int) -> None:
     """The task of a bot's decision or the blind trick's next card, if the game is at `seq`."""
-    infra.send(current_app.tasks[BOT_STEP], (game_id, seq), countdown=delay_ms / 1000)
+    sending.send(current_app.tasks[BOT_STEP], (game_id, seq), countdown=delay_ms / 1000)
 
 
 def expire_at(game_id: int, seq: int, deadline: datetime) -> None:
     """The turn timer's task at a deadline (R16), if the game is still at `seq` then."""
-    infra.send(current_app.tasks[TURN_EXPIRE], (game_id, seq), eta=deadline)
+    sending.send(current_app.tasks[TURN_EXPIRE], (game_id, seq), eta=deadline)

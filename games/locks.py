@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal, overload
 
 from core.errors import NotFound
-from games import infra
+from games import sql
 from games.models import Game, Seat
 
 
@@ -33,9 +33,9 @@ def lock_table(game_id: int, *, skip_locked: Literal[True]) -> Table | None: ...
 
 def lock_table(game_id: int, *, skip_locked: bool = False) -> Table | None:
     """The game row locked until the transaction ends (changes to one game run one at a time),
-    with its seats: one query. With skip_locked, a row another transaction holds gives None
+    with its seats (games/sql.py). With skip_locked, a row another transaction holds gives None
     instead of waiting: another process got there first."""
-    found = infra.locked_table(game_id, skip_locked=skip_locked)
+    found = sql.locked_table(game_id, skip_locked=skip_locked)
     if found is None:
         if skip_locked:
             return None

@@ -1,219 +1,290 @@
-"""Whether a user has a socket of this site open (a game socket or `ws/me/`), across processes.
-
-A count per user in the shared cache (Redis in production, so every web process sees it):
-each socket adds one when it opens and takes it back when it closes, and refreshes the key's
-expiry while it lives. A web process that dies without closing its sockets leaves the count
-too high only until the key expires, REFRESH_SECONDS * 3 after the user's last live socket
-stopped refreshing it. Notifications read it (nothing is pushed for a live table while the
-player is connected), and so does each seat's `online` in the game view: a user's tables get
-a fresh view when their first socket opens and when their last one closes. Each process also
-counts its own sockets, so a user with a socket in this process is known to be connected
-without asking the cache; for sockets elsewhere, a cache that fails counts as "not
-connected", so a notice is sent rather than lost.
-
-The same counts, by game, say how many sockets watch a table without a seat at it, and, by
-address, how many signed-out sockets one address holds; and the moment a user's last socket
-closed is kept for a day, so a table can say "offline 5 min".
-"""
+"""The socket registry: which sockets of this site are open, across every web process
+(docs/architecture.md, "A socket's counts"). Every call is bounded and best effort: a socket
+opens and closes whatever Redis does, and a failed read says "not connected", so a notice is
+sent rather than lost."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
-from typing import Any, Self
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from functools import cache
+from typing import Any, TypedDict, TypeVar
+from weakref import WeakKeyDictionary
 
-from asgiref.sync import sync_to_async
-from django.core.cache import cache
+import fakeredis
+import redis
+import redis.asyncio
+from django.conf import settings
+from redis.asyncio.client import Pipeline
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-REFRESH_SECONDS = 30
-TTL_SECONDS = REFRESH_SECONDS * 3
+CLOSE_TOO_MANY_SOCKETS = 4429  # HTTP's 429 in the application range of close codes
 SEEN_SECONDS = 24 * 3600  # how long the moment a user's last socket closed is kept
-CALL_TIMEOUT = 1.0  # a socket never waits longer than this on the cache
+SEEN_KEY = "sockets:seen"  # user id → that moment plus SEEN_SECONDS
+CALL_TIMEOUT = 1.0  # a socket never waits longer than this on the registry
+# A view or a worker waits about 0.5 s at most on Redis; a connection that died with a Redis
+# restart is replaced once, with no wait (the Retry of each client).
+OPTIONS: dict[str, Any] = {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}
 
-_here: Counter[int] = Counter()  # open sockets of this process, by user (its loop's thread)
-
-
-def _key(user_id: int) -> str:
-    return f"sockets-open-{user_id}"
-
-
-def _watch_key(game_id: int) -> str:
-    return f"sockets-watching-{game_id}"
+_open: dict[str, Socket] = {}  # this process's sockets in the registry, by member
+_here: Counter[int] = Counter()  # and by user (read from any thread)
+_beat: list[_Heartbeat] = []  # the running loop's (a test runs each in a loop of its own)
 
 
-def _seen_key(user_id: int) -> str:
-    return f"last-seen-{user_id}"
+class SocketEvicted(TypedDict):
+    """Sent to a socket's channel: its user opened one too many, and it is their oldest."""
+
+    type: str  # "socket.evicted"
 
 
-def _add(key: str) -> int:
-    cache.add(key, 0, TTL_SECONDS)
+def user_key(user_id: int) -> str:
+    return f"sockets:user:{user_id}"
+
+
+def watch_key(game_id: int) -> str:
+    return f"sockets:watch:{game_id}"
+
+
+def from_key(address: str) -> str:
+    return f"sockets:from:{address}"
+
+
+def ttl_seconds() -> int:
+    """How long a member counts unrefreshed: three refreshes (two may be lost)."""
+    return int(settings.SOCKET_REFRESH_SECONDS) * 3
+
+
+def limit() -> int | None:
+    """The most sockets a user may hold; None when off (0, or rate limits disabled)."""
+    most = int(settings.MAX_SOCKETS_PER_USER)
+    return most if most > 0 and settings.RATE_LIMITS_ENABLED else None
+
+
+def address_limit() -> int | None:
+    """The most signed-out sockets (game, lobby, tournament) of one address; None when off."""
+    most = int(settings.MAX_ANONYMOUS_SOCKETS_PER_ADDRESS)
+    return most if most > 0 and settings.RATE_LIMITS_ENABLED else None
+
+
+class RedisStore:
+    """The sets at `url`, or (none: tests, a quick look) in a fakeredis server of this process."""
+
+    def __init__(self, url: str) -> None:
+        self.reader: redis.Redis  # for views and workers, from their threads
+        self._connect: Callable[[], redis.asyncio.Redis]  # for sockets, in their event loop
+        if url:
+            retry = Retry(NoBackoff(), 1)
+            self.reader = redis.Redis.from_url(url, retry=retry, decode_responses=True, **OPTIONS)
+            self._connect = lambda: redis.asyncio.Redis.from_url(
+                url, retry=AsyncRetry(NoBackoff(), 1), decode_responses=True, **OPTIONS
+            )
+        else:
+            fake = fakeredis.FakeServer()
+            self.reader = fakeredis.FakeRedis(server=fake, decode_responses=True)
+            self._connect = lambda: fakeredis.FakeAsyncRedis(server=fake, decode_responses=True)
+        self._writers: WeakKeyDictionary[Any, redis.asyncio.Redis] = WeakKeyDictionary()
+
+    def _writer(self) -> redis.asyncio.Redis:
+        """The running loop's client (an asyncio client serves one loop only)."""
+        if (loop := asyncio.get_running_loop()) not in self._writers:
+            self._writers[loop] = self._connect()
+        return self._writers[loop]
+
+    async def add(self, key: str, member: str, expiry: float) -> list[str]:
+        """Count `member` under `key` until `expiry`; the key's live members after, in one
+        MULTI/EXEC (two sockets opening at once never both see themselves alone)."""
+        async with self._writer().pipeline(transaction=True) as pipe:
+            _put(pipe, key, member, expiry)
+            pipe.zrange(key, 0, -1)
+            *_, members = await pipe.execute()
+        return list(members)
+
+    async def remove(self, keys: Sequence[str], member: str) -> list[int]:
+        """Take `member` out of each key; how many live members each has left, in one step."""
+        async with self._writer().pipeline(transaction=True) as pipe:
+            for key in keys:
+                pipe.zremrangebyscore(key, "-inf", time.time())
+                pipe.zrem(key, member)
+                pipe.zcard(key)
+            return [int(left) for left in (await pipe.execute())[2::3]]
+
+    async def refresh(self, members: Sequence[tuple[str, str]], expiry: float) -> None:
+        """Each (key, member) counts until `expiry`, added again if it had gone."""
+        async with self._writer().pipeline(transaction=False) as pipe:
+            for key, member in members:
+                _put(pipe, key, member, expiry)
+            await pipe.execute()
+
+    def counts(self, keys: Sequence[str]) -> list[int]:
+        """How many live members (scored after now) each key has, in one round trip."""
+        with self.reader.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.zcount(key, f"({time.time()}", "+inf")
+            return [int(count) for count in pipe.execute()]
+
+    def expiries(self, key: str, members: Sequence[str]) -> list[float | None]:
+        """Each member's score under `key` (None: not there), stale or not."""
+        return self.reader.zmscore(key, list(members)) if members else []
+
+
+def _put(pipe: Pipeline, key: str, member: str, expiry: float) -> None:
+    """Drop the key's stale members (a killed process's sockets), count `member` until `expiry`
+    and let the key expire with it (EXPIRE is relative: Redis's clock does not matter)."""
+    pipe.zremrangebyscore(key, "-inf", time.time())
+    pipe.zadd(key, {member: expiry})
+    pipe.expire(key, max(1, math.ceil(expiry - time.time())))
+
+
+_store_at = cache(RedisStore)
+
+
+def store() -> RedisStore:
+    """The sets of this site: REDIS_URL's, or this process's."""
+    return _store_at(settings.REDIS_URL)
+
+
+class Socket:
+    """One open socket in the registry until `close()`: "<when it opened> <its channel>"."""
+
+    def __init__(self, channel: str) -> None:
+        self.member = f"{time.time():.6f} {channel}"
+        self.user_id: int | None = None
+        self.keys: list[str] = []
+        self.siblings: list[str] = []  # its user's live sockets when it joined them
+
+    async def join(self, key: str) -> list[str] | None:
+        """Count this socket under `key`; the key's live members with it (None: unknown)."""
+        _open[self.member] = self
+        self.keys.append(key)
+        _heartbeat().start()
+        return await _bounded(store().add(key, self.member, time.time() + ttl_seconds()), key)
+
+    async def join_user(self, user_id: int) -> bool:
+        """Count this socket as one of the user's; True if it is their only one."""
+        self.user_id = user_id
+        _here[user_id] += 1
+        self.siblings = await self.join(user_key(user_id)) or []
+        return self.siblings == [self.member] and _here[user_id] == 1
+
+    def oldest_past(self, most: int) -> list[str]:
+        """The channels of the user's oldest sockets past `most`, by opening time."""
+        ordered = sorted(self.siblings, key=lambda member: (float(member.split()[0]), member))
+        return [member.split(" ", 1)[1] for member in ordered[: max(0, len(ordered) - most)]]
+
+    async def close(self) -> bool:
+        """Stop counting; True if that was its user's last socket (or Redis could not say)."""
+        keys, self.keys, user_id = self.keys, [], self.user_id
+        if not keys:
+            return False
+        del _open[self.member]
+        if user_id is not None:
+            _here[user_id] -= 1
+            if _here[user_id] <= 0:
+                del _here[user_id]
+        async with _heartbeat().lock:  # no refresh in flight puts this socket back
+            left = await _bounded(store().remove(keys, self.member), "close")
+        if user_id is None or connected_here(user_id):
+            return False
+        if left is not None and left[keys.index(user_key(user_id))] > 0:
+            return False
+        seen = [(SEEN_KEY, str(user_id))]
+        await _bounded(store().refresh(seen, time.time() + SEEN_SECONDS), "last seen")
+        return True
+
+
+async def refresh() -> None:
+    """Every socket of this process counts for another TTL (one pipeline)."""
+    async with _heartbeat().lock:
+        members = [(key, socket.member) for socket in list(_open.values()) for key in socket.keys]
+        if members:
+            await _bounded(store().refresh(members, time.time() + ttl_seconds()), "refresh")
+
+
+class _Heartbeat:
+    """This process's one refresh of its sockets, in their loop; `lock` orders it with closes."""
+
+    def __init__(self) -> None:
+        self.loop, self.lock = asyncio.get_running_loop(), asyncio.Lock()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self._beating())
+
+    async def _beating(self) -> None:
+        while _open:
+            await asyncio.sleep(int(settings.SOCKET_REFRESH_SECONDS))
+            await refresh()
+
+
+def _heartbeat() -> _Heartbeat:
+    if not _beat or _beat[0].loop is not asyncio.get_running_loop():
+        _beat[:] = [_Heartbeat()]
+    return _beat[0]
+
+
+async def _bounded(call: Awaitable[T], what: str) -> T | None:
+    """The call, or None (logged) if it failed or took over CALL_TIMEOUT."""
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between the two calls
-        cache.set(key, count := 1, TTL_SECONDS)
-    cache.touch(key, TTL_SECONDS)
-    return count
-
-
-def _take(key: str) -> int:
-    try:
-        return cache.decr(key)
-    except ValueError:  # expired: nothing to take back
-        return 0
-
-
-def _keep(key: str) -> None:
-    if not cache.touch(key, TTL_SECONDS):
-        cache.add(key, 1, TTL_SECONDS)  # expired under a live socket: it counts again
-
-
-def _opened(user_id: int) -> int:
-    return _add(_key(user_id))
-
-
-def _closed(user_id: int) -> int:
-    left = _take(_key(user_id))
-    if left <= 0:
-        cache.set(_seen_key(user_id), time.time(), SEEN_SECONDS)
-    return left
-
-
-def last_seen(user_ids: Iterable[int]) -> dict[int, float]:
-    """When each of these users closed their last socket (Unix time), where the cache knows:
-    for a day after, and not across a lost cache."""
-    keys = {_seen_key(user_id): user_id for user_id in user_ids}
-    try:
-        found = cache.get_many(list(keys))
+        return await asyncio.wait_for(call, CALL_TIMEOUT)
     except Exception as error:
-        log.warning("last sockets of users %s unknown: %r", sorted(keys.values()), error)
-        return {}
-    return {keys[key]: float(moment) for key, moment in found.items()}
+        log.warning("socket registry (%s) not written: %r", what, error)
+        return None
 
 
 def connected_here(user_id: int) -> bool:
-    """True while the user has a socket open in this process (no cache asked)."""
+    """True while the user has a socket open in this process (Redis not asked)."""
     return _here[user_id] > 0
 
 
 def online(user_ids: Iterable[int]) -> set[int]:
-    """Those of these users who have a socket open, asking the cache once for those with none
-    in this process; none of those if the cache fails."""
+    """Those of these users with a socket open; Redis asked once, for those with none here."""
     ids = set(user_ids)
-    found = {user_id for user_id in ids if connected_here(user_id)}
-    elsewhere = {_key(user_id): user_id for user_id in ids - found}
-    if not elsewhere:
-        return found
-    try:
-        counts = cache.get_many(list(elsewhere))
-    except Exception as error:
-        log.warning("presence of users %s unknown: %r", sorted(elsewhere.values()), error)
-        return found
-    return found | {elsewhere[key] for key, count in counts.items() if int(count or 0) > 0}
+    elsewhere = sorted(user_id for user_id in ids if not connected_here(user_id))
+    counts = _counts([user_key(user_id) for user_id in elsewhere], "presence of users")
+    live = {user_id for user_id, count in zip(elsewhere, counts, strict=True) if count}
+    return ids.difference(elsewhere) | live
 
 
 def is_connected(user_id: int) -> bool:
-    """True while the user has at least one socket open: in this process, or (to the best of
-    the cache's count) in any."""
-    if connected_here(user_id):
-        return True
-    try:
-        return int(cache.get(_key(user_id)) or 0) > 0
-    except Exception as error:  # an unreachable cache: say not connected, so notices go out
-        log.warning("presence of user %s unknown: %r", user_id, error)
-        return False
+    """True while the user has a socket open, here or (as far as Redis can say) elsewhere."""
+    return user_id in online([user_id])
 
 
 def watchers(game_id: int) -> int:
-    """How many sockets watch the game without a seat at it (0 if the cache fails)."""
+    """How many sockets watch the game without a seat at it (0 if Redis fails)."""
+    return _counts([watch_key(game_id)], "spectators")[0]
+
+
+def _counts(keys: list[str], what: str) -> list[int]:
+    """Each key's live sockets in every process; 0s (logged) if Redis fails. No keys, no call."""
     try:
-        return max(0, int(cache.get(_watch_key(game_id)) or 0))
+        return store().counts(keys)
     except Exception as error:
-        log.warning("spectators of game %s unknown: %r", game_id, error)
-        return 0
+        log.warning("%s %s unknown: %r", what, keys, error)
+        return [0] * len(keys)
 
 
-async def _call(function: Callable[[Any], Any], arg: int | str) -> Any:
-    """Best effort and bounded: a socket opens and closes whatever the cache does (None when
-    the cache failed)."""
+def last_seen(user_ids: Iterable[int]) -> dict[int, float]:
+    """When each of these users closed their last socket (Unix time), for a day after."""
+    ids = sorted(set(user_ids))
     try:
-        call = sync_to_async(function, thread_sensitive=False)
-        return await asyncio.wait_for(call(arg), CALL_TIMEOUT)
+        found = store().expiries(SEEN_KEY, [str(user_id) for user_id in ids])
     except Exception as error:
-        log.warning("socket count %s not recorded: %r", arg, error)
-        return None
-
-
-async def _refreshing(key: str) -> None:
-    """While a socket lives: its count's key does not expire."""
-    while True:
-        await asyncio.sleep(REFRESH_SECONDS)
-        await _call(_keep, key)
-
-
-class Presence:
-    """One open socket of one user: counted from `start()` until `stop()`. `first`: the user
-    had no other socket open when this one started."""
-
-    def __init__(self, user_id: int) -> None:
-        self.user_id = user_id
-        self.first = False
-        self._beat: asyncio.Task[None] | None = None
-
-    async def start(self) -> Presence:
-        _here[self.user_id] += 1
-        self.first = await _call(_opened, self.user_id) == 1
-        self._beat = asyncio.create_task(_refreshing(_key(self.user_id)))
-        return self
-
-    async def stop(self) -> bool:
-        """Stop counting; True if that was the user's last open socket (or the cache could not
-        say)."""
-        if self._beat is None:
-            return False
-        self._beat.cancel()
-        self._beat = None
-        _here[self.user_id] -= 1
-        if _here[self.user_id] <= 0:
-            del _here[self.user_id]
-        left = await _call(_closed, self.user_id)  # None: the cache failed, so tell anyway
-        return (left is None or left <= 0) and not connected_here(self.user_id)
-
-
-class Counted:
-    """One socket counted under a key of the shared cache, from `start()` until `stop()`;
-    `count`: the key's count with this socket in it (None when the cache could not say)."""
-
-    def __init__(self, key: str) -> None:
-        self.key = key
-        self.count: int | None = None
-        self._beat: asyncio.Task[None] | None = None
-
-    async def start(self) -> Self:
-        self.count = await _call(_add, self.key)
-        self._beat = asyncio.create_task(_refreshing(self.key))
-        return self
-
-    async def stop(self) -> None:
-        if self._beat is not None:
-            self._beat.cancel()
-            self._beat = None
-            await _call(_take, self.key)
-
-
-class Watching(Counted):
-    """One socket watching a game without a seat at it (the players' page shows how many)."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(_watch_key(game_id))
-
-
-class FromAddress(Counted):
-    """One signed-out socket among those from its address, whatever it is open to."""
-
-    def __init__(self, address: str) -> None:
-        super().__init__(f"sockets-from-{address}")
+        log.warning("last sockets of users %s unknown: %r", ids, error)
+        return {}
+    now = time.time()
+    return {
+        user_id: expiry - SEEN_SECONDS
+        for user_id, expiry in zip(ids, found, strict=True)
+        if expiry is not None and expiry > now
+    }

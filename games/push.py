@@ -1,11 +1,13 @@
 """Pushing each connected player their own view after a committed change (never before).
 
-Each socket of a game is in two groups: its user's group for that game and the game's watch
-group. After a change, each seated user's group is sent that user's view and the event rows
-the change appended as that seat may see them; the watch group is sent the public view and
-public rows, which sockets of seated users ignore. So no message carries a hand to anyone who
-may not see it. One push per transaction, built from what the services already hold (no query).
-Delivery is at-most-once: views and rows carry `seq`, and clients fetch `/events/` on a gap.
+Every socket of a game is in the game's group; a player's sockets are also in their seat's
+group (the table's chat). After a change, one message goes to the game's group: each seated
+user's view and the event rows the change appended as that seat may see them, and the public
+view and rows, each encoded once. Each socket sends on the frame of its own user's seat, or the
+public one: no socket ever sends a hand to anyone who may not see it, and a change costs one
+publish however many sockets watch it. One push per transaction, built from what the services
+already hold (no query). Delivery is at-most-once: views and rows carry `seq`, and clients
+`sync` on a gap.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from channels.layers import get_channel_layer
 from apikit.schema import DateTime
 from core import fastjson
 from core.errors import ErrorDetail
-from games import infra, selectors
+from games import selectors
 from games.models import GameStatus, Seat, Visibility
 from games.outcome import Outcome
 from games.selectors import ChatMessageView, GameView
@@ -36,15 +38,14 @@ LOBBY_GROUP = "lobby"
 
 # -- channel-layer messages (`type` names the consumer method that handles it) ---------------
 class GameStateMessage(TypedDict):
-    """A StateSocketMessage encoded once, where the push is built: the sockets send `frame` as
-    it is (nothing to decode and encode again per socket); `seq` is its view's, and `you`
-    whether that view is a seat's own."""
+    """One change's StateSocketMessages, each encoded once where the push is built: the sockets
+    send a frame as it is (nothing to decode and encode again per socket). `seats`: each
+    seated user's frame, by their id as text; `public`: everyone else's; `seq`: the views'."""
 
     type: Literal["game.state"]
     seq: int
-    you: bool
-    frame: str
-    seated: NotRequired[list[int]]  # on the watch group: users who get their own view instead
+    seats: dict[str, str]
+    public: str
 
 
 class LobbyChangedMessage(TypedDict):
@@ -128,21 +129,28 @@ LayerMessage = (
 
 
 # -- what the sockets send their clients (API.md "WebSocket") --------------------------------
+ClientMessageId = str | int
+
+
 class StateSocketMessage(TypedDict):
     """The caller's game view after a committed change, with the event rows that change
     appended as the caller may see them (as in `GET /events/`); in answer to `sync` or on
-    connect, with no rows."""
+    connect, with no rows. `id`: the client message id of this socket's move (or `back`,
+    `sit_out`, `sync`) that this view is the first to include."""
 
     type: Literal["state"]
     state: GameView
     events: list[EventRowView]
+    id: NotRequired[ClientMessageId]
 
 
 class ErrorSocketMessage(TypedDict):
-    """A refused or malformed message; the socket stays open."""
+    """A refused or malformed message; the socket stays open. `id`: the refused message's
+    client message id, when it had one."""
 
     type: Literal["error"]
     error: ErrorDetail
+    id: NotRequired[ClientMessageId]
 
 
 class ChatSocketMessage(TypedDict):
@@ -225,25 +233,29 @@ def seat_group(game_id: int, user_id: int) -> str:
     return f"game-{game_id}-user-{user_id}"
 
 
-def watch_group(game_id: int) -> str:
-    """Every socket of one game, for the public view."""
-    return f"game-{game_id}-watch"
+def game_group(game_id: int) -> str:
+    """Every socket of one game: its players' and its spectators'."""
+    return f"game-{game_id}"
 
 
 def messages_of(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
-    """What a committed change tells each group: each seated user their own view and rows,
-    the watch group the public ones, the lobby a table's change, `ws/me/` sockets theirs."""
+    """What a committed change tells each group: the game's sockets each seat's view and rows
+    and the public ones, the lobby a table's change, `ws/me/` sockets theirs."""
     game, seats = outcome.game, outcome.seats
     views, public = outcome.views
-    messages: list[tuple[str, LayerMessage]] = []
+    frames: dict[str, str] = {}
     for seat in seats:
         if seat.user_id is not None:
             rows = [selectors.event_view(game, row, seat.number) for row in outcome.rows]
-            messages.append((seat_group(game.pk, seat.user_id), _state(views[seat.user_id], rows)))
+            frames[str(seat.user_id)] = _frame(views[seat.user_id], rows)
     public_rows = [selectors.event_view(game, row, None) for row in outcome.rows]
-    watch = _state(public, public_rows)
-    watch["seated"] = [seat.user_id for seat in seats if seat.user_id is not None]
-    messages.append((watch_group(game.pk), watch))
+    state: GameStateMessage = {
+        "type": "game.state",
+        "seq": game.seq,
+        "seats": frames,
+        "public": _frame(public, public_rows),
+    }
+    messages: list[tuple[str, LayerMessage]] = [(game_group(game.pk), state)]
     listed = game.visibility == Visibility.PUBLIC  # a private table: never in a lobby
     if (outcome.lobby or outcome.scored) and listed:
         status = GameStatus(game.status)
@@ -277,20 +289,28 @@ def _for_me_sockets(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
     return messages
 
 
-def _state(view: GameView, rows: list[EventRowView]) -> GameStateMessage:
-    frame: StateSocketMessage = {"type": "state", "state": view, "events": rows}
-    return {
-        "type": "game.state",
-        "seq": view["seq"],
-        "you": view["you"] is not None,
-        "frame": fastjson.dumps(frame),
-    }
+def _frame(view: GameView, rows: list[EventRowView]) -> str:
+    state: StateSocketMessage = {"type": "state", "state": view, "events": rows}
+    return fastjson.dumps(state)
 
 
-def decode(message: GameStateMessage) -> StateSocketMessage:
-    """The socket message a state push carries (for tests and tools that read the layer)."""
-    frame: StateSocketMessage = fastjson.loads(message["frame"])
-    return frame
+def frame_for(message: GameStateMessage, user_id: int | None) -> tuple[str, bool]:
+    """The frame a socket of this user sends of a state push, and whether it is a seat's own
+    view (else the public one)."""
+    own = message["seats"].get(str(user_id)) if user_id is not None else None
+    return (own, True) if own is not None else (message["public"], False)
+
+
+def with_id(frame: str, message_id: ClientMessageId) -> str:
+    """A state frame (JSON text of an object) with the client message id it answers added."""
+    return f'{frame[:-1]},"id":{fastjson.dumps(message_id)}}}'
+
+
+def decode(message: GameStateMessage, user_id: int | None = None) -> StateSocketMessage:
+    """The socket message a state push carries for this user's sockets (for tests and tools
+    that read the layer)."""
+    state: StateSocketMessage = fastjson.loads(frame_for(message, user_id)[0])
+    return state
 
 
 def players_of(seats: list[Seat], game_id: int) -> list[str]:
@@ -306,14 +326,13 @@ def send(group: str, message: LayerMessage) -> None:
 def send_many(messages: list[tuple[str, LayerMessage]]) -> None:
     """Each message to its group, in order; best effort, like every push, and bounded: a send
     that fails or takes longer than PUSH_TIMEOUT is logged and dropped (clients resync by
-    `seq`). On Redis, one pipeline from the caller's thread; on another layer (the tests'), one
-    `group_send` after another in an event loop."""
+    `seq`). From a socket's or a request's thread it runs on the server's event loop, as
+    channels documents (`async_to_sync(layer.group_send)`)."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
     try:
-        if not infra.publish_many(layer, messages, PUSH_TIMEOUT):
-            async_to_sync(_send)(layer, messages)
+        async_to_sync(_send)(layer, messages)
     except Exception as error:
         groups = ", ".join(group for group, _ in messages)
         log.warning("push to %s dropped: %r", groups, error)

@@ -19,16 +19,16 @@ class LeagueConfig(AppConfig):
 def _rate_finished_game(sender: Any, game_id: int, **_: Any) -> None:
     """Sent after the game's last move committed: rate it in a worker, off the move path. The
     send never holds up the move (a frozen broker); a dropped one waits for the 30 s sweep."""
-    from games import infra
+    from apikit import sending
     from league.tasks import rate_games
 
-    infra.after_commit(rate_games, ())
+    sending.after_commit(rate_games, ())
 
 
 def _recheck_voided_game(sender: Any, game_id: int, **_: Any) -> None:
     """Sent after a moderator voided or restored a game: re-rate from it if that changed
     whether it counts (R17), in a worker."""
-    from games import infra
+    from apikit import sending
     from league.tasks import game_recheck
 
-    infra.send(game_recheck, (game_id,))
+    sending.send(game_recheck, (game_id,))

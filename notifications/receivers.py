@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from functools import partial
 from typing import Any
 
+from django.db import transaction
+
+from apikit import sending
 from core import limits
-from games import infra, presence
+from games import presence
 from notifications.models import NoticeKind
 from notifications.notices import notice_add, profile_url, table_url
 
@@ -28,13 +32,13 @@ def on_turn_started(
 
     At a live table the only notice is a push to a player with no socket open, so a player at
     a socket costs no task (the task checks again: a socket may close meanwhile). The check
-    and the send run off this thread (games.infra): a frozen cache or broker never holds up
+    and the send run off this thread (apikit.sending): a frozen cache or broker never holds up
     the move, and a notice that cannot be queued is lost, never the move's answer. A socket of
     this very process answers at once, and nothing is handed to that thread."""
     live = turn_seconds < limits.CORRESPONDENCE_SECONDS
     if live and presence.connected_here(user_id):
         return
-    infra.call(lambda: _queue_notice(user_id, game_id, seq, live=live))
+    sending.call(lambda: _queue_notice(user_id, game_id, seq, live=live))
 
 
 def _queue_notice(user_id: int, game_id: int, seq: int, *, live: bool) -> None:
@@ -58,7 +62,7 @@ def on_invited(
     notice_add(user_id=user_id, kind=kind, url=table_url(game_id), name=inviter, game=game_id)
     if presence.connected_here(user_id):
         return
-    infra.call(lambda: _queue_invite(user_id, game_id, inviter))
+    sending.call(lambda: _queue_invite(user_id, game_id, inviter))
 
 
 def _queue_invite(user_id: int, game_id: int, inviter: str) -> None:
@@ -75,9 +79,10 @@ def _queue_invite(user_id: int, game_id: int, inviter: str) -> None:
 def tables_ready(
     *, game_id: int, user_ids: list[int], tournament: str, round_number: int | None = None
 ) -> None:
-    """A tournament seated these players at a new table: a notice each (which their open
-    pages take them to the table by), and each hears it in a worker (a push where no socket is
-    open; a mail at a table of an hour or more a turn), off the caller's thread."""
+    """A tournament seated these players at a new table: a notice each, in the caller's
+    transaction (their open pages take them to the table by it), and each hears it in a worker
+    once it commits (a push where no socket is open; a mail at a table of an hour or more a
+    turn), off the caller's thread."""
     for user_id in user_ids:
         notice_add(
             user_id=user_id,
@@ -87,7 +92,8 @@ def tables_ready(
             round=round_number,
             game=game_id,
         )
-    infra.call(lambda: _queue_tables(game_id, user_ids, tournament))
+    queue = partial(_queue_tables, game_id, user_ids, tournament)
+    transaction.on_commit(lambda: sending.call(queue))
 
 
 def on_followed(sender: Any, user_id: int, follower: str, **_: Any) -> None:

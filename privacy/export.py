@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Generator, Iterator
+from collections.abc import AsyncIterator, Generator, Iterator
 from functools import cache
 from typing import Any, cast
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import Prefetch, QuerySet
@@ -46,8 +47,8 @@ from tournaments.models import Entry, Status
 class ExportStream:
     """An export as it is sent, holding one of this process's EXPORTS_AT_ONCE places until
     the server closes the answer (Django calls `close` of a streamed content): however many
-    players ask, exports hold at most that many of the HTTP threads, however slowly their
-    clients read."""
+    players ask, at most that many exports are made at once, however slowly their clients
+    read."""
 
     def __init__(self, user: User, places: threading.BoundedSemaphore) -> None:
         self.chunks = export_chunks(user)
@@ -67,9 +68,24 @@ class ExportStream:
         finally:
             self.release()
 
+    async def __aiter__(self) -> AsyncIterator[str]:
+        """The same pieces for the ASGI server (Django streams what iterates asynchronously,
+        and would first gather a plain iterator whole): each made in Django's thread for sync
+        code, where its queries belong."""
+        piece = sync_to_async(_next_piece)
+        try:
+            while (chunk := await piece(self.chunks)) is not None:
+                yield chunk
+        finally:
+            self.release()
+
     def close(self) -> None:
         self.chunks.close()
         self.release()
+
+
+def _next_piece(chunks: Iterator[str]) -> str | None:
+    return next(chunks, None)
 
 
 @cache

@@ -12,7 +12,6 @@ from django.db import transaction
 from accounts import retirement
 from core.errors import Invalid
 from games import services as game_services
-from games.dispatch import dispatch
 from moderation.models import Report, ReportStatus
 from notifications.services import notifications_forget
 from seeks.services import seek_forget
@@ -32,7 +31,7 @@ def account_delete(*, user: User, password: str) -> None:
         # FOR NO KEY UPDATE: a tournament's step that seats the player (a foreign key to this
         # row) is not blocked by it, so the two never wait on each other.
         User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk").get()
-        outcomes = game_services.seats_vacate(user=user)
+        game_services.seats_vacate(user=user)
         reported = Report.objects.filter(message__user=user)
         game_services.traces_erase(
             user=user,
@@ -43,7 +42,5 @@ def account_delete(*, user: User, password: str) -> None:
         tournament_ids = tournaments_leave(user=user)
         seek_forget(user=user)
         retirement.account_anonymise(user=user)
-    for outcome in outcomes:
-        dispatch(outcome)
     for tournament_id in tournament_ids:
         tournament_changed(tournament_id)

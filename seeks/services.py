@@ -21,7 +21,6 @@ from accounts.selectors import blocked_pairs
 from accounts.standing import ensure_can_play, lock_active
 from core.errors import AlreadySeated, NotFound
 from games import engine
-from games.dispatch import dispatch
 from games.models import Visibility
 from games.outcome import Outcome
 from games.presence import last_seen, online
@@ -113,7 +112,6 @@ def seeks_match(*, turn_seconds: int, deck: str) -> int:
             seated = [by_id[pk] for pk in table.seeks]
             outcomes.append((_open_table(seated, table.bots, now), seated))
     for outcome, seated in outcomes:
-        dispatch(outcome)
         send_many([(me_group(seek.user_id), _seated(outcome.game.pk, seek)) for seek in seated])
     return len(outcomes)
 

@@ -13,6 +13,7 @@ import os
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import fakeredis
 import pytest
 import pytest_asyncio
 from django.contrib.auth.models import User
@@ -20,7 +21,7 @@ from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 
-from games import engine
+from games import engine, presence
 from tests.games.helpers import (
     SPECIAL_CARDS,
     SPECIAL_SEED,
@@ -53,10 +54,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    """Each test starts with an empty in-process cache: counts another test left (presence,
-    rates), whose user ids may come again, count for nobody."""
+    """Each test starts with an empty in-process cache and socket registry: counts another test
+    left (presence, rates), whose user ids may come again, count for nobody."""
     if isinstance(caches["default"], LocMemCache):
         caches["default"].clear()
+    if isinstance(sockets := presence.store().reader, fakeredis.FakeRedis):
+        sockets.flushall()  # the socket registry's fakeredis server, likewise
 
 
 @pytest.fixture

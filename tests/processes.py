@@ -96,12 +96,13 @@ def celery_answers(broker: str, names: set[str]) -> bool:
     its node name) on this machine answers a ping over `broker` (`celery inspect ping`, without
     a process of its own); it returns as soon as they all have."""
     from celery import Celery
+    from redis.exceptions import ConnectionError as RedisConnectionError
 
     nodes = {f"{name}@{socket.gethostname()}" for name in names}  # as Celery expands %h
     app = Celery("ping", broker=broker, set_as_current=False)
     try:
         replies = app.control.ping(destination=sorted(nodes), timeout=0.5, limit=len(nodes))
-    except OSError:
+    except (OSError, RedisConnectionError):  # a broker restarted under an earlier ping's pool
         return False
     finally:
         app.close()

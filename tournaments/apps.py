@@ -18,7 +18,7 @@ class TournamentsConfig(AppConfig):
 def _count_finished_game(sender: Any, game_id: int, **_: Any) -> None:
     """Sent after a game's last move committed: if it is a tournament's, its standings and
     next tables follow in a worker; a lost send waits for the sweep (a few seconds)."""
-    from games import infra
+    from apikit import sending
     from tournaments.tasks import game_ended
 
-    infra.send(game_ended, (game_id,))
+    sending.send(game_ended, (game_id,))

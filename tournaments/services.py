@@ -23,7 +23,6 @@ from core.errors import (
     TournamentFull,
     TournamentNotOpen,
 )
-from games.dispatch import dispatch
 from games.models import Game, GameStatus, Seat, Visibility
 from games.outcome import Outcome
 from games.services import seated_game
@@ -114,8 +113,9 @@ def tournament_join(*, tournament_id: int, user: User, invite: str | None = None
         if running_arena and not _is_playing(tournament, user.pk):
             entry.waiting_since = entry.waiting_since or timezone.now()
         entry.save(update_fields=["withdrawn", "waiting_since"])
-        outcomes = _pair_arena(tournament) if running_arena else []
-    _after(tournament, outcomes)
+        if running_arena:
+            _pair_arena(tournament)
+    tournament_changed(tournament.pk)
     return tournament
 
 
@@ -164,8 +164,8 @@ def tournament_start(*, tournament_id: int, user: User) -> Tournament:
             raise TournamentNotOpen("This tournament has started or is over.")
         if _players(tournament).count() < MIN_PLAYERS:
             raise TournamentNotOpen(f"A tournament starts with at least {MIN_PLAYERS} players.")
-        outcomes = _begin(tournament)
-    _after(tournament, outcomes)
+        _begin(tournament)
+    tournament_changed(tournament.pk)
     return tournament
 
 
@@ -204,7 +204,7 @@ def tournament_step(*, tournament_id: int, now: datetime | None = None) -> bool:
             outcomes = _advance(tournament, now)
     changed = counted or bool(outcomes) or before != (tournament.status, tournament.round)
     if changed:
-        _after(tournament, outcomes)
+        tournament_changed(tournament.pk)
     return changed
 
 
@@ -337,6 +337,13 @@ def _open_table(tournament: Tournament, number: int, users: Sequence[User]) -> O
         visibility=tournament.visibility,
     )
     TournamentTable.objects.create(tournament=tournament, round=number, game=outcome.game)
+    # The notices are written with the table, so a page that hears of it finds its notice.
+    tables_ready(
+        game_id=outcome.game.pk,
+        user_ids=[seat.user_id for seat in outcome.seats if seat.user_id is not None],
+        tournament=tournament.name,
+        round_number=number if tournament.format == Format.SWISS else None,
+    )
     return outcome
 
 
@@ -418,20 +425,3 @@ def _is_playing(tournament: Tournament, user_id: int) -> bool:
     return tournament.tables.filter(
         counted=False, game__seat_set__user_id=user_id, game__status=GameStatus.ACTIVE
     ).exists()
-
-
-def _after(tournament: Tournament, outcomes: list[Outcome]) -> None:
-    """After the commit: each new table's notices (written before its pushes, so a page that
-    hears of the table on `ws/me/` finds its notice), pushes and tasks, then the tournament's
-    own push."""
-    for outcome in outcomes:
-        seated = [seat.user_id for seat in outcome.seats if seat.user_id is not None]
-        round_number = tournament.round if tournament.format == Format.SWISS else None
-        tables_ready(
-            game_id=outcome.game.pk,
-            user_ids=seated,
-            tournament=tournament.name,
-            round_number=round_number,
-        )
-        dispatch(outcome)
-    tournament_changed(tournament.pk)

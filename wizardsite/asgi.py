@@ -1,28 +1,26 @@
-"""ASGI entry point: Django's WSGI handler on a pool of threads for HTTP (wizardsite.infra),
-the health probes on the event loop before it (wizardsite.health), Channels for the game
-websockets; the client's address decided first, for both (wizardsite.client_address)."""
+"""ASGI entry point: Django's ASGI handler for HTTP, the health probes on the event loop before
+it (wizardsite.health), Channels for the game websockets; the client's address decided first,
+for both (wizardsite.client_address)."""
 
 from __future__ import annotations
 
 import gc
 import os
 
-from django.core.wsgi import get_wsgi_application
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wizardsite.settings")
 GC_ALLOCATIONS = 50_000  # allocations between two collections of the youngest objects
-django_wsgi = get_wsgi_application()  # set up Django before importing consumers
+django_http = get_asgi_application()  # set up Django before importing consumers
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.conf import settings  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from games.consumers import GameConsumer, LobbyConsumer, MeConsumer  # noqa: E402
 from tournaments.consumers import TournamentConsumer  # noqa: E402
 from wizardsite.client_address import ClientAddress  # noqa: E402
 from wizardsite.health import ProbesOnTheLoop  # noqa: E402
-from wizardsite.infra import WSGIOnThreads  # noqa: E402
 from wizardsite.ws_auth import SameOriginOnly, TokenAuthMiddleware  # noqa: E402
 from wizardsite.ws_guard import RefuseWhileDatabaseDown  # noqa: E402
 
@@ -33,17 +31,10 @@ websocket_urls = [
     path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
 ]
 
-http_door = WSGIOnThreads(
-    django_wsgi,
-    threads=settings.HTTP_THREADS,
-    spool_bytes=settings.FILE_UPLOAD_MAX_MEMORY_SIZE,
-    send_timeout=settings.HTTP_SEND_TIMEOUT,
-)
-
 application = ClientAddress(
     ProtocolTypeRouter(
         {
-            "http": ProbesOnTheLoop(http_door),
+            "http": ProbesOnTheLoop(django_http),
             "websocket": SameOriginOnly(
                 RefuseWhileDatabaseDown(
                     TokenAuthMiddleware(AuthMiddlewareStack(URLRouter(websocket_urls)))

@@ -7,9 +7,8 @@ from datetime import timedelta
 
 from celery import Celery
 
-from wizardsite import infra, task_metrics  # noqa: F401  (task_metrics: its signal handlers)
+from wizardsite import task_metrics  # noqa: F401  (its signal handlers)
 
-infra.install_kombu_workaround()
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wizardsite.settings")
 
 app = Celery("wizardsite")

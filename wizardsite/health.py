@@ -32,7 +32,7 @@ class Broker(HealthCheck):  # type: ignore[misc]
     def run(self) -> None:
         options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
         broker_url = settings.CELERY_BROKER_URL
-        with Connection(broker_url, transport_options=options) as broker:  # type: ignore[no-untyped-call]
+        with Connection(broker_url, transport_options=options) as broker:
             try:
                 broker.ensure_connection(max_retries=0, timeout=PROBE_SECONDS)
             except Exception as error:  # kombu raises the transport's own errors

@@ -82,12 +82,16 @@ class RequestInputMiddleware:
             if not (declared.isascii() and declared.isdigit()):
                 return malformed("Content-Length is not a number.")
             return too_large() if int(declared) > limit else None
-        # No Content-Length (a chunked body over ASGI): measure what was sent.
+        # No Content-Length (a chunked body over ASGI): measure what was sent, and say it, since
+        # DRF reads a body only as long as its Content-Length.
         try:
             size = len(request.body)
         except RequestDataTooBig:
             return too_large()
-        return too_large() if size > limit else None
+        if size > limit:
+            return too_large()
+        request.META["CONTENT_LENGTH"] = str(size)
+        return None
 
 
 def _has_refused_text(request: HttpRequest) -> bool:

@@ -1,5 +1,5 @@
 """Sockets while the database cannot be reached: refused cleanly, never an unhandled error
-(which Daphne answers with a 500 handshake and uvicorn with close code 1011)."""
+(which uvicorn answers with close code 1011)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from core.errors import UNAVAILABLE_RETRY_AFTER
 
 log = logging.getLogger(__name__)
 
-# "Try again later" (HTTP's 503 in the application range of close codes: Daphne's websocket
-# library sends no other code below 3000 than 1000, so not RFC 6455's 1013): reconnect after
+# "Try again later" (HTTP's 503 in the application range of close codes; some websocket
+# libraries send no other code below 3000 than 1000, so not RFC 6455's 1013): reconnect after
 # a pause, as after any close but 4401, 4403 and 4404.
 CLOSE_TRY_AGAIN_LATER = 4503
 
@@ -21,8 +21,9 @@ CLOSE_TRY_AGAIN_LATER = 4503
 class RefuseWhileDatabaseDown:
     """Wraps the websocket application. When the database fails during the handshake, a server
     that implements the ASGI `websocket.http.response` extension (uvicorn) answers 503
-    `unavailable` with Retry-After, like REST; one that does not (Daphne) has the socket
-    accepted and closed at once with 4503. After the handshake the socket closes with 4503."""
+    `unavailable` with Retry-After, like REST; one that does not (Channels' test communicator)
+    has the socket accepted and closed at once with 4503. After the handshake the socket
+    closes with 4503."""
 
     def __init__(self, app: Any) -> None:
         self.app = app

@@ -4,11 +4,14 @@ until it closes) and invitations go."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.db.models import QuerySet
 
+from games.dispatch import dispatch
 from games.locks import lock_table
 from games.models import ChatMessage, Game, GameStatus, Invitation
 from games.outcome import Outcome
@@ -19,8 +22,8 @@ from games.services.tables import leave_locked
 
 def seats_vacate(*, user: User) -> list[Outcome]:
     """In the caller's transaction, each table locked in id order: the user resigns every
-    running game (R18; alone with bots, it is aborted) and leaves every open table. The
-    caller dispatches the outcomes after its commit."""
+    running game (R18; alone with bots, it is aborted) and leaves every open table. Each
+    outcome is dispatched once the caller's transaction commits."""
     outcomes: list[Outcome] = []
     running = (GameStatus.OPEN, GameStatus.ACTIVE)
     game_ids = Game.objects.filter(status__in=running, seat_set__user=user).order_by("pk")
@@ -38,6 +41,8 @@ def seats_vacate(*, user: User) -> list[Outcome]:
             continue
         outcome = resign_locked(table, seat)
         outcomes.append(overdue.then(outcome) if overdue is not None else outcome)
+    for outcome in outcomes:
+        transaction.on_commit(partial(dispatch, outcome))
     return outcomes
 
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.standing import ensure_can_play
 from core.errors import GameNotActive, NotAPlayer, Refusal, StaleState
-from games import engine, infra, metrics, selectors
+from games import engine, metrics, selectors, sql
 from games.difficulty import DIFFICULTIES, make_seat_bot
 from games.dispatch import dispatch, expire_at
 from games.engine import Event, Move, State
@@ -324,13 +324,11 @@ def _record(table: Table, state: State, events: list[Event]) -> Outcome:
     game.to_act = state.to_act
     game.deadline = clock.deadline(game, table, state, now)
     game.turn_renewed = False
-    fields = ["seq", "state", "to_act", "deadline", "turn_renewed", "status", "started_at"]
     if state.is_over:
         game.status = GameStatus.FINISHED
         game.finished_at = now
-        fields += ["finished_at"]
         _record_results(seats, state)
-    infra.game_record(rows, game, fields)
+    sql.game_record(rows, game)
     actor = next_actor(state, seats)
     stepping = actor in ("bot", "blind")
     return Outcome(

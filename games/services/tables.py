@@ -206,8 +206,8 @@ def seated_game(
 ) -> Outcome:
     """In the caller's transaction: a table of these people in this order (None: a medium
     bot's seat), started at once (a tournament's table, T1, or Play now's, R28: an ordinary
-    game). The caller dispatches the Outcome after its commit. Raises Invalid for options no
-    table may have."""
+    game). Its Outcome is dispatched once the caller's transaction commits. Raises Invalid
+    for options no table may have."""
     bots = sum(user is None for user in users)
     options = _options(len(users), bots, turn_seconds, hook_rule, blind_first_round)
     creator = next(user for user in users if user is not None)
@@ -236,7 +236,9 @@ def seated_game(
             for number, user in enumerate(users)
         ]
     )
-    return start(lock_table(game.pk))
+    outcome = start(lock_table(game.pk))
+    transaction.on_commit(partial(dispatch, outcome))
+    return outcome
 
 
 def game_rematch(*, game_id: int, user: User) -> Outcome:

@@ -1,10 +1,10 @@
 /* Drawing the table from a scene (what the screen shows now: the latest game view, or a step of
-   the events being played out). No rules here: legal moves and results come from the server. */
+   the events being played out): the bar, the seats around the oval, the trick, the status
+   line, the waiting room, who watches. table-panels.js draws the player's controls and hand,
+   table-results.js the scores and the ends of rounds and games. No rules here: legal moves and
+   results come from the server. */
 import { gettext, ngettext, fmt } from "./i18n.js";
-import {
-  NAMES_A_SUIT, SHAPESHIFTER, SPECIAL_OPTIONS, cardElement, cardHint, cardKind, cardLabel, jesterName, kindIcon,
-  noTrumpIcon, specialName, suitBadge, suitIcon, suitLabel, suitText, wizardName,
-} from "./cards.js";
+import { SPECIAL_OPTIONS, cardElement, cardHint, cardKind, kindIcon, specialName, suitBadge } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,7 +20,7 @@ export function playerName(scene, seat) {
   return player ? displayName(player) : fmt(gettext("Seat %(seat)s"), { seat: seat + 1 });
 }
 
-const LEVELS = { easy: gettext("Easy"), medium: gettext("Medium"), hard: gettext("Hard") };
+export const LEVELS = { easy: gettext("Easy"), medium: gettext("Medium"), hard: gettext("Hard") };
 
 /* A player's name as the page shows it: a bot's in the page's language ("Hard Bot 3", as the
    server names it in English). */
@@ -50,7 +50,7 @@ export function seatAngles(scene) {
   return angles;
 }
 
-function badge(text, extra) {
+export function badge(text, extra) {
   return el("span", "badge" + (extra ? " " + extra : ""), text);
 }
 
@@ -245,12 +245,12 @@ export function declaredOf(played) {
 }
 
 /* A finished trick's winner, or null when nobody took it (R22). */
-function wonBy(scene, winner) {
+export function wonBy(scene, winner) {
   return winner === null || winner === undefined ? null : winner;
 }
 
 /* A finished trick in a row of small cards, each with its player's name; the winner marked. */
-function trickRow(scene, trick) {
+export function trickRow(scene, trick) {
   const row = el("div", "row");
   trick.cards.forEach((played) => {
     const cell = el("figure", "played" + (trick.winner !== null && played.seat === trick.winner ? " winner" : ""));
@@ -287,133 +287,6 @@ export function statusText(scene, view) {
   return mine ? gettext("Your turn: play a card.") : fmt(gettext("%(name)s is playing."), { name });
 }
 
-export function bidPanel(round, legalBids, onBid) {
-  const panel = el("div", "bid-panel");
-  const row = el("div", "bids");
-  row.setAttribute("role", "group");
-  row.setAttribute("aria-label", gettext("Bids"));
-  let forbidden = null;
-  for (let bid = 0; bid <= round.cards; bid++) {
-    const button = el("button", null, String(bid));
-    button.type = "button";
-    button.dataset.bid = bid;
-    button.dataset.testid = "bid-button";
-    if (legalBids.includes(bid)) {
-      button.addEventListener("click", () => onBid(bid));
-    } else {
-      forbidden = bid;
-      button.disabled = true;
-      button.title = gettext("Hook rule: not allowed for the dealer");
-    }
-    row.append(button);
-  }
-  const balance = bidBalance(round);
-  if (balance) panel.append(el("p", "balance", balance));
-  panel.append(row);
-  if (forbidden !== null) {  // R8: the only bid a legal list can miss is the dealer's hook bid
-    panel.append(el("p", "note hook", fmt(
-      gettext("Hook rule: as the dealer you may not bid %(bid)s, because the bids would add up to %(cards)s."),
-      { bid: forbidden, cards: round.cards })));
-  }
-  return panel;
-}
-
-export function trumpPanel(suits, onSuit) {
-  const row = el("div", "bids trumps");
-  suits.forEach((suit) => {
-    const button = el("button");
-    button.type = "button";
-    button.dataset.suit = suit;
-    button.dataset.testid = suit === "none" ? "trump-none" : "trump-choice";  // "none": R23's no trump
-    button.append(suit === "none" ? noTrumpIcon(20) : suitIcon(suit, 20), document.createTextNode(" " + suitText(suit)));
-    button.addEventListener("click", () => onSuit(suit));
-    row.append(button);
-  });
-  return row;
-}
-
-/* Playing a Juggler or a Cloud (R24): which suit it plays as; a Shapeshifter (R25): a Wizard or
-   a Jester. The lead suit and the trump are marked; "Back" keeps the card in hand. */
-export function declarePanel(card, round, onDeclare, onCancel) {
-  const panel = el("div", "declare-panel");
-  panel.dataset.testid = "declare-panel";
-  const prompts = {
-    JU: () => gettext("Juggler: name its suit. It plays as a 7½ of that suit."),
-    CL: () => gettext("Cloud: name its suit. It plays as a 9¾ of that suit."),
-    SH: () => gettext("Shapeshifter: play it as a Wizard or as a Jester?"),
-  };
-  const prompt = el("p", "prompt", prompts[card] ? prompts[card]() : cardLabel(card));
-  prompt.id = "declare-prompt";
-  const row = el("div", "bids trumps declare");
-  row.setAttribute("role", "group");
-  row.setAttribute("aria-labelledby", "declare-prompt");
-  const choices = card === SHAPESHIFTER ? ["wizard", "jester"] : NAMES_A_SUIT.includes(card) ? ["red", "green", "blue", "yellow"] : [];
-  choices.forEach((choice) => {
-    const button = el("button");
-    button.type = "button";
-    button.dataset.declare = choice;
-    const shape = choice === "wizard" || choice === "jester";
-    button.dataset.testid = shape ? "declare-as-" + choice : "declare-suit-" + choice;
-    const name = choice === "wizard" ? wizardName() : choice === "jester" ? jesterName() : suitLabel(choice);
-    button.append(shape ? kindIcon(choice, 20) : suitIcon(choice, 20), document.createTextNode(" " + name));
-    const marks = [];
-    if (!shape && round && round.trump === choice) marks.push(gettext("trump"));
-    if (!shape && round && round.trick && round.trick.lead_suit === choice) marks.push(gettext("led"));
-    if (marks.length) button.append(" ", el("span", "mark", marks.join(", ")));
-    button.addEventListener("click", () => onDeclare(choice));
-    row.append(button);
-  });
-  const back = el("button", "secondary", gettext("Back"));
-  back.type = "button";
-  back.dataset.testid = "declare-cancel";
-  back.addEventListener("click", onCancel);
-  row.append(back);
-  panel.append(prompt, row);
-  return panel;
-}
-
-/* After a Juggler's trick (R24): the hand's cards are the choice; this says where the card goes. */
-export function passPanel(scene) {
-  const panel = el("div", "pass-panel");
-  panel.dataset.testid = "pass-panel";
-  const left = (scene.you + 1) % scene.seats;
-  const right = (scene.you - 1 + scene.seats) % scene.seats;
-  panel.append(el("p", "prompt", fmt(
-    gettext("Click a card to pass it to %(left)s. You get one from %(right)s once all have chosen."),
-    { left: playerName(scene, left), right: playerName(scene, right) })));
-  return panel;
-}
-
-/* The Cloud's winner (R24): their bid one higher or one lower; −1 is shown but not offered from
-   a bid of 0. */
-export function adjustPanel(round, seat, deltas, onAdjust) {
-  const panel = el("div", "bid-panel adjust-panel");
-  panel.dataset.testid = "adjust-panel";
-  const bid = round.bids[seat] || 0;
-  const won = round.tricks_won[seat];
-  panel.append(el("p", "balance", fmt(gettext("Your bid: %(bid)s, won so far: %(won)s."), { bid, won })));
-  const row = el("div", "bids");
-  row.setAttribute("role", "group");
-  row.setAttribute("aria-label", gettext("Change your bid"));
-  [[-1, "adjust-minus", "−1", gettext("Lower your bid to %(bid)s")], [1, "adjust-plus", "+1", gettext("Raise your bid to %(bid)s")]]
-    .forEach(([delta, testid, sign, label]) => {
-      const button = el("button");
-      button.type = "button";
-      button.dataset.delta = delta;
-      button.dataset.testid = testid;
-      button.append(el("strong", null, sign), " ", el("span", "after", fmt(gettext("bid %(bid)s"), { bid: bid + delta })));
-      button.setAttribute("aria-label", fmt(label, { bid: bid + delta }));
-      if (deltas.includes(delta)) button.addEventListener("click", () => onAdjust(delta));
-      else {
-        button.disabled = true;
-        button.title = gettext("A bid of 0 cannot go lower");
-      }
-      row.append(button);
-    });
-  panel.append(row);
-  return panel;
-}
-
 /* The table's special cards (R20) at a glance: each one's symbol and name, its effect on hover. */
 export function renderSpecialCards(box, options) {
   if (!box) return;
@@ -439,197 +312,6 @@ export function drawnAlready(box, key) {
   if (box.dataset.drawn === drawn) return true;
   box.dataset.drawn = drawn;
   return false;
-}
-
-/* Your hand, fanned: each card is a button as wide as the strip of it that shows, so a click
-   lands on the card you see. */
-export function renderHand(scene, { legal, onPlay, chosen = null, received = null }) {
-  const hand = $("hand");
-  if (drawnAlready(hand, [scene.you, scene.round && scene.round.phase, scene.hand, scene.hiddenCount, legal, chosen, received])) {
-    layoutHand();
-    return;
-  }
-  hand.replaceChildren();
-  const note = $("hand-note");
-  note.textContent = "";
-  if (scene.you === null) { note.textContent = gettext("You are watching this table."); return; }
-  if (!scene.round || scene.round.phase === "done" && !scene.hand) return;
-  const cards = scene.hand === null ? new Array(scene.hiddenCount).fill(null) : scene.hand;
-  if (scene.hand === null && cards.length) {  // R9
-    note.textContent = gettext("Blind round: you cannot see your own card, only the others'. Bid on what you see; the trick plays itself.");
-  }
-  // Cards to play, or after a Juggler's trick to pass (R24): chosen the same way.
-  const legalCards = legal && (legal.cards || legal.passes) ? legal.cards || legal.passes : null;
-  cards.forEach((code) => {
-    let card;
-    if (code && legalCards) {
-      card = cardElement(code, { onClick: onPlay, testid: "hand-card" });
-      const playable = legalCards.includes(code);
-      card.dataset.legal = String(playable);
-      if (playable) card.classList.add("legal");
-      else { card.disabled = true; card.title = cardLabel(code) + " — " + gettext("not playable now"); }
-      if (chosen !== null) card.setAttribute("aria-pressed", String(code === chosen));
-      if (code === chosen) card.classList.add("chosen");
-    } else {
-      card = cardElement(code, { testid: "hand-card" });
-      card.dataset.legal = "false";
-    }
-    if (received && code === received) card.classList.add("received");
-    hand.append(card);
-  });
-  layoutHand();
-}
-
-const MIN_TARGET = 24;  // CSS px
-
-/* Overlap the cards so the whole hand fits its row; two rows when one would crowd them. */
-export function layoutHand() {
-  const hand = $("hand");
-  const cards = [...hand.children];
-  if (!cards.length) return;
-  const zone = hand.parentElement;
-  const style = getComputedStyle(zone);
-  const width = zone.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  const cardWidth = cards[0].getBoundingClientRect().width || 60;
-  const room = width - cardWidth - 2;  // a little slack: sub-pixel widths must not wrap a card
-  let perRow = cards.length;
-  let step = perRow > 1 ? room / (perRow - 1) : cardWidth;
-  // Two rows also where one would leave a card's strip under 24 px, too small a target (WCAG 2.5.8).
-  if ((step < cardWidth * 0.42 || step < MIN_TARGET) && cards.length > 8) {
-    perRow = Math.ceil(cards.length / 2);
-    step = room / Math.max(1, perRow - 1);
-  }
-  step = Math.floor(Math.min(step, cardWidth + 6) * 10) / 10;
-  hand.classList.toggle("two-rows", perRow < cards.length);
-  cards.forEach((card, i) => {
-    const last = i === cards.length - 1 || (i + 1) % perRow === 0;
-    card.style.setProperty("--strip", last ? cardWidth + "px" : step.toFixed(1) + "px");
-  });
-  hand.style.setProperty("--row-width", Math.ceil((perRow - 1) * step + cardWidth + 1) + "px");
-}
-
-export function renderScores(view) {
-  const box = $("scores");
-  box.replaceChildren();
-  if (!view.scores.length) { box.append(el("p", "note", gettext("No round finished yet."))); return; }
-  const table = el("table");
-  const caption = el("caption", "note", gettext("Each round: points, total, and bid/won. Green: bid made; red: missed."));
-  table.append(caption);
-  const head = table.createTHead().insertRow();
-  head.append(el("th", null, "#"));
-  const short = shortNames(view.players);
-  view.players.forEach((p, i) => {
-    const cell = el("th", null, short[i]);
-    // A bot's level under its seat ("Bot 3" / "Medium"), as its seat at the table shows both.
-    if (p.is_bot && LEVELS[p.difficulty]) cell.append(el("small", "level", LEVELS[p.difficulty]));
-    cell.scope = "col";
-    cell.title = displayName(p);
-    head.append(cell);
-  });
-  const body = table.createTBody();
-  view.scores.forEach((record) => {
-    const row = body.insertRow();
-    const label = el("th", null, String(record.round));
-    label.scope = "row";
-    row.append(label);
-    view.players.forEach((p) => {
-      const s = p.seat;
-      const cell = row.insertCell();
-      const made = record.bids[s] === record.tricks[s];
-      cell.className = made ? "made" : "missed";
-      const points = record.points[s];
-      cell.append(
-        el("span", "points", (points > 0 ? "+" : "") + points),
-        el("span", "total", String(record.totals[s])),
-        el("span", "bidwon", record.bids[s] + "/" + record.tricks[s]),
-      );
-      cell.title = (made ? gettext("made") : gettext("missed")) + ": "
-        + fmt(gettext("bid %(bid)s, won %(won)s"), { bid: record.bids[s], won: record.tricks[s] });
-    });
-  });
-  const last = view.scores[view.scores.length - 1];
-  const totals = table.createTFoot().insertRow();
-  totals.dataset.testid = "score-totals";
-  const label = el("th", null, gettext("Total"));
-  label.scope = "row";
-  totals.append(label);
-  view.players.forEach((p) => totals.append(el("td", "total", String(last.totals[p.seat]))));
-  box.append(table);
-  box.scrollTop = box.scrollHeight;  // the newest round in sight
-}
-
-/* R15: equal totals share a place. */
-export function placeOf(players, player) {
-  return 1 + players.filter((other) => other.score > player.score).length;
-}
-
-/* Each player's exact bids and best round over the finished rounds of `scores` (a best round
-   is shown only when it scored). */
-export function gameStats(scores, seat) {
-  const exact = scores.filter((r) => r.bids[seat] === r.tricks[seat]).length;
-  const best = scores.reduce((top, r) => (top === null || r.points[seat] > top.points
-    ? { round: r.round, points: r.points[seat] } : top), null);
-  return { exact, rounds: scores.length, best };
-}
-
-/* The end of the game: places, each player's exact bids and best round, and once the league has
-   rated the game (`ratings`, from /games/<id>/ratings/) each player's rating change. */
-export function renderGameOver(view, ratings) {
-  const box = $("gameover");
-  if (view.status !== "finished") { box.hidden = true; return; }
-  box.hidden = false;
-  const list = $("places");
-  list.replaceChildren();
-  const ranked = [...view.players].sort((a, b) => b.score - a.score);
-  ranked.forEach((player) => {
-    const place = placeOf(view.players, player);
-    const item = el("li", "place-" + Math.min(place, 4));
-    item.value = place;
-    item.dataset.testid = "final-place";
-    item.textContent = fmt(gettext("%(name)s — %(score)s points"), { name: displayName(player), score: player.score });
-    if (place === 1) item.append(" ", badge(gettext("winner"), "winner"));
-    const stats = gameStats(view.scores, player.seat);
-    const line = fmt(gettext("exact bids: %(exact)s of %(rounds)s"), stats);
-    const best = stats.best && stats.best.points > 0 ? " · " + fmt(gettext("best round: %(round)s (%(points)s)"),
-      { round: stats.best.round, points: (stats.best.points > 0 ? "+" : "") + stats.best.points }) : "";
-    item.append(el("span", "stats", line + best));
-    const change = ratings && ratings.league ? ratings.changes.find((c) => c.seat === player.seat) : null;
-    if (change) {
-      const delta = change.after - change.before;
-      const rating = el("span", "rating", fmt(gettext("rating %(before)s → %(after)s (%(delta)s)"), {
-        before: change.before.toFixed(1), after: change.after.toFixed(1),
-        delta: (delta >= 0 ? "+" : "−") + Math.abs(delta).toFixed(1),
-      }));
-      rating.dataset.testid = "rating-change";
-      item.append(rating);
-    }
-    list.append(item);
-  });
-  const note = $("league-note");
-  note.hidden = !ratings || !ratings.rated;
-  if (ratings && ratings.rated) {
-    note.textContent = ratings.league ? gettext("A league game: the ratings above have changed.")
-      : gettext("Not a league game (bots at the table, or a player seated twice): no rating changed.");
-  }
-  const me = view.players.find((p) => p.seat === view.you);
-  const yours = $("your-place");
-  if (me) {
-    const place = placeOf(view.players, me);
-    yours.textContent = place === 1 ? gettext("You won!")
-      : fmt(gettext("You finished in place %(place)s of %(count)s."), { place, count: view.players.length });
-  } else {
-    yours.textContent = fmt(gettext("Winners: %(names)s"), {
-      names: ranked.filter((p) => placeOf(view.players, p) === 1).map(displayName).join(", "),
-    });
-  }
-  $("seed").textContent = view.shuffle_seed || "";
-  const rematch = $("rematch-link");
-  const start = $("rematch-button");
-  if (view.rematch) {
-    rematch.href = "/games/" + view.rematch + "/";
-    rematch.hidden = false;
-    if (start) start.closest("form").hidden = true;  // one button: the rematch exists
-  }
 }
 
 /* How many watch the table without a seat (an eye and the number; hidden when none). */
@@ -669,46 +351,4 @@ export function renderWaiting(view) {
   $("free-seats").textContent = fmt(ngettext(
     "%(free)s seat is free. The game starts when every seat is taken.",
     "%(free)s seats are free. The game starts when every seat is taken.", free), { free });
-}
-
-/* The round summary: the last trick, and each seat's bid, tricks, points and total. */
-export function roundSummary(scene, { round, points, totals, lastTrick, blindCard }) {
-  const box = $("round-summary");
-  box.replaceChildren();
-  const title = el("h2", null, fmt(gettext("Round %(n)s scored"), { n: round.number }));
-  title.id = "round-summary-title";
-  box.append(title);
-  if (blindCard) {
-    const reveal = el("p", "reveal");
-    reveal.append(el("span", null, gettext("Your card was:") + " "), cardElement(blindCard, { small: true }));
-    box.append(reveal);
-  }
-  if (lastTrick) {
-    box.append(el("p", "note", wonBy(scene, lastTrick.winner) === null
-      ? gettext("Last trick, won by nobody (the Bomb):")
-      : fmt(gettext("Last trick, won by %(name)s:"), { name: playerName(scene, lastTrick.winner) })), trickRow(scene, lastTrick));
-  }
-  const table = el("table");
-  const head = table.createTHead().insertRow();
-  [gettext("Player"), gettext("Bid"), gettext("Won"), gettext("Points"), gettext("Total")].forEach((t) => head.append(el("th", null, t)));
-  const body = table.createTBody();
-  for (let seat = 0; seat < scene.seats; seat++) {
-    const row = body.insertRow();
-    const made = round.bids[seat] === round.tricks_won[seat];
-    row.className = made ? "made" : "missed";
-    row.append(el("th", null, playerName(scene, seat)));
-    [round.bids[seat], round.tricks_won[seat], (points[seat] > 0 ? "+" : "") + points[seat], totals[seat]]
-      .forEach((value) => row.insertCell().textContent = String(value));
-  }
-  box.append(table);
-  const go = el("button", "continue", gettext("Continue"));
-  go.type = "button";
-  go.id = "summary-continue";
-  const left = el("span", "note", "");
-  left.id = "summary-left";
-  const foot = el("p", "actions");
-  foot.append(go, " ", left);
-  box.append(foot);
-  box.hidden = false;
-  return go;
 }

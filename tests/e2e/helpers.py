@@ -297,17 +297,15 @@ def play_turn(player: Player, rng: random.Random) -> dict[str, Any]:
 
 
 def _click_move(player: Player, target: str, move: str, seq: int) -> None:
-    """Click a control of the settled page, check the move's answer and wait until the page
-    shows what came after `seq`."""
+    """Click a control of the settled page and wait until the page shows what came after
+    `seq`, or says why the move was refused (the page asks for the server's view after a
+    refusal, so a refused move says so before its page moves on): no error may show."""
     page = player.page
-    with page.expect_response(
-        lambda r: r.url.endswith("/moves/") and r.request.method == "POST"
-    ) as answer:
-        _click(player, target, move)
-    response = answer.value
-    assert response.ok, (
-        f"{player.username}: {move} refused with {response.status}: {response.text()}"
-    )
+    _click(player, target, move)
+    moved_or_refused = page.locator(f'#table:not([data-seq="{seq}"]), #error-line:not(:empty)')
+    expect(moved_or_refused.first).to_be_attached()
+    error = page.locator("#error-line").text_content()
+    assert not error, f"{player.username}: {move} refused: {error!r}; {player._describe()}"
     expect(page.locator("#table")).not_to_have_attribute("data-seq", str(seq))
 
 

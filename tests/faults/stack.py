@@ -33,9 +33,12 @@ WORKER_OPTIONS = ["--without-gossip", "--without-mingle", "--without-heartbeat"]
 # A traceback a fault makes a library log and recover from, by the line that logs it and the
 # exception it ends with: channels_redis's pub/sub receive task logs its lost connection to a
 # killed Redis as an error, then connects again a second later (channels_redis 4.3,
-# pubsub._do_receiving). Any other traceback in a process's log fails a fault test.
+# pubsub._do_receiving); a Celery worker logs its lost broker as a warning and reconnects. Any
+# other traceback in a process's log fails a fault test.
 RECOVERED = [
     ("ERROR channels_redis.pubsub Unexpected exception in receive task", "redis.exceptions."),
+    # A worker whose Redis restarted says so, with the error, and reconnects (celery 5.6).
+    ("WARNING celery.worker.consumer.consumer consumer: Connection to broker", "redis."),
 ]
 LOG_RECORD = re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) |^\[\d{4}-\d\d-\d\d ")
 

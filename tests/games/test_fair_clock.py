@@ -127,6 +127,7 @@ def test_an_auto_move_and_the_move_that_found_it_push_once(
     assert len(sent) == 1
     groups = [group for group, _ in sent[0]]
     assert len(groups) == len(set(groups))  # each group gets one message
-    own = next(m for g, m in sent[0] if g == push.seat_group(game_id, mover.user_id))
-    rows = [(row["seq"], row["seat"], row["auto"]) for row in push.decode(own)["events"]]
+    state = next(m for g, m in sent[0] if g == push.game_group(game_id))
+    own = push.decode(state, mover.user_id)
+    rows = [(row["seq"], row["seat"], row["auto"]) for row in own["events"]]
     assert rows[:2] == [(seq + 1, late, True), (seq + 2, (late + 1) % 3, False)]

@@ -141,7 +141,7 @@ def test_an_over_large_page_form_keeps_the_html_error(players: list[Player]) -> 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_an_over_large_chunked_body_without_content_length_is_413() -> None:
-    """Over ASGI (Daphne) a body may come without Content-Length: it is measured as read."""
+    """Over ASGI a body may come without Content-Length: it is measured as read."""
     communicator = HttpCommunicator(
         application,
         "POST",

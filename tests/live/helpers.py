@@ -253,17 +253,10 @@ def assert_rows_consistent(game_id: int) -> list[EventRow]:
 
 
 def group_members(game_id: int) -> set[str]:
-    """The channels of a game's sockets in the in-memory layer (its watch group, and the seat
-    groups of its players, whose sockets skip the watch group while the game runs)."""
+    """The channels of a game's sockets in the in-memory layer (its game group)."""
     layer = get_channel_layer()
     groups = getattr(layer, "groups", {})
-    prefix = push.watch_group(game_id).removesuffix("watch")
-    return {
-        channel
-        for name, members in groups.items()
-        if name.startswith(prefix)
-        for channel in members
-    }
+    return set(groups.get(push.game_group(game_id), {}))
 
 
 def cards_of(seats: list[tuple[str, ...]]) -> set[str]:

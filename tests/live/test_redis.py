@@ -17,7 +17,6 @@ from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
-from unittest import mock
 from urllib.parse import quote
 
 import pytest
@@ -26,7 +25,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings as django_settings
 from django.db import connection
 
-from games import engine, infra, push
+from games import engine, push
 from tests.live.helpers import db, event_rows, game_row, table
 from tests.processes import end
 
@@ -120,30 +119,20 @@ async def test_the_redis_layer_delivers_a_push_sent_from_another_process(
 async def test_one_push_gives_each_group_its_own_messages_in_order(
     redis_url: str, settings: Any
 ) -> None:
-    # games.infra.publish_many names and encodes as channels_redis does (a prefix of its own).
-    settings.CHANNEL_LAYERS = layer_settings(redis_url, prefix="pipelined")
+    settings.CHANNEL_LAYERS = layer_settings(redis_url, prefix="in-order")
     layer = get_channel_layer()
     seat, watch = f"live-{uuid.uuid4().hex}", f"live-{uuid.uuid4().hex}"
     at_seat, watching = await layer.new_channel(), await layer.new_channel()
     await layer.group_add(seat, at_seat)
     await layer.group_add(watch, watching)
     try:
-        # From a thread, as a move's: one pipeline from that thread.
+        # From a thread, as a move's: sent on this event loop, one after another.
         messages: list[Any] = [
             (seat, {"type": "game.state", "n": 1}),
             (watch, {"type": "game.state", "n": 2}),
             (seat, {"type": "game.state", "n": 3}),
         ]
-        pipelined: list[bool] = []
-        real = infra.publish_many
-
-        def recorded(*args: Any) -> bool:
-            pipelined.append(real(*args))
-            return pipelined[-1]
-
-        with mock.patch.object(infra, "publish_many", recorded):
-            await sync_to_async(push.send_many, thread_sensitive=False)(messages)
-        assert pipelined == [True]  # one pipeline
+        await sync_to_async(push.send_many, thread_sensitive=False)(messages)
         assert await asyncio.wait_for(layer.receive(at_seat), 10) == {"type": "game.state", "n": 1}
         assert await asyncio.wait_for(layer.receive(at_seat), 10) == {"type": "game.state", "n": 3}
         assert await asyncio.wait_for(layer.receive(watching), 10) == {"type": "game.state", "n": 2}
@@ -239,7 +228,7 @@ async def test_celery_beat_and_a_worker_play_an_expired_turn_and_push_it(
     _, events = engine.take_turn(state, state.to_act, engine.auto_move(state), seed="-", auto=True)
     layer = get_channel_layer()
     channel = await layer.new_channel()
-    await layer.group_add(push.watch_group(game_id), channel)
+    await layer.group_add(push.game_group(game_id), channel)
 
     env = service_env(redis_url, DATABASE_URL=database_url())
     worker_log, beat_log = tmp_path / "worker.log", tmp_path / "beat.log"
@@ -251,7 +240,7 @@ async def test_celery_beat_and_a_worker_play_an_expired_turn_and_push_it(
         with running(worker_argv, env, worker_log), running(beat_argv, env, beat_log):
             view = await first_move_pushed(layer, channel, before.seq, worker_log, beat_log)
     finally:
-        await layer.group_discard(push.watch_group(game_id), channel)
+        await layer.group_discard(push.game_group(game_id), channel)
         await layer.flush()
 
     assert view["hand"] is None

@@ -1,6 +1,6 @@
-"""MAX_SOCKETS_PER_USER across web processes: the user's sockets announce themselves on the
-channel layer (Redis), so a socket opened through one process closes the oldest held by
-another (4429)."""
+"""MAX_SOCKETS_PER_USER across web processes: the user's sockets are in one set of the socket
+registry (Redis), so a socket opened through one process tells the oldest, held by another,
+to close (4429) through the channel layer."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
-from games.socket_quota import CLOSE_TOO_MANY_SOCKETS
+from games.presence import CLOSE_TOO_MANY_SOCKETS
 from tests.live.helpers import WAIT, db, table
 from tests.live.test_redis import database_url, service_env
 from tests.live.test_scale_out import ports, wait_until_up, web_processes

@@ -94,7 +94,7 @@ async def test_sync_after_a_lost_push_restores_the_full_current_state(sockets: S
     await lost.state()  # the fresh view that told it the second player came online
     # The channel layer drops messages (at-most-once delivery, expired group membership):
     # take the first socket out of the game's group so the next pushes never reach it.
-    for group in (push.seat_group(game_id, people[0].user_id), push.watch_group(game_id)):
+    for group in (push.seat_group(game_id, people[0].user_id), push.game_group(game_id)):
         await get_channel_layer().group_discard(group, lost_channel)
 
     _, once = await db(rest_move, people, game_id)

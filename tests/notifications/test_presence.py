@@ -1,5 +1,6 @@
 """A user counts as connected while any socket of theirs is open (game socket or `ws/me/`),
-and not once the last one closes; the count lives in the shared cache."""
+and not once the last one closes; the sockets are kept in the socket registry (Redis, here
+its in-process store)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from prometheus_client import REGISTRY
 from uvicorn.protocols.utils import ClientDisconnected
 
 from games import presence
+from tests.games.elsewhere import open_elsewhere
 from tests.games.helpers import seat_players
 from tests.live.helpers import WAIT, db, new_players, rest_move
 from wizardsite.asgi import application
@@ -41,16 +43,21 @@ async def test_open_sockets_count_until_the_last_one_closes() -> None:
     assert not await db(presence.is_connected, player.user_id)
 
 
-async def test_a_failing_cache_neither_stops_a_socket_nor_silences_notices(
+async def test_a_failing_registry_neither_stops_a_socket_nor_silences_notices(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     player, elsewhere = await db(new_players, 2)
 
-    def broken(*args: object, **kwargs: object) -> None:
-        raise ConnectionError("cache down")
+    async def broken_write(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("Redis down")
 
-    for name in ("add", "incr", "decr", "get", "touch"):
-        monkeypatch.setattr(presence.cache, name, broken)
+    def broken_read(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("Redis down")
+
+    for name in ("add", "remove", "refresh"):
+        monkeypatch.setattr(type(presence.store()), name, broken_write)
+    for name in ("counts", "expiries"):
+        monkeypatch.setattr(type(presence.store()), name, broken_read)
     me = await connect(f"/ws/me/?token={player.token}")  # still accepted
     # This process knows its own sockets; of other processes' it knows nothing, so the
     # notices of a user with no socket here go out.
@@ -60,13 +67,10 @@ async def test_a_failing_cache_neither_stops_a_socket_nor_silences_notices(
     assert await db(presence.is_connected, player.user_id) is False
 
 
-async def test_sockets_of_another_process_count_through_the_cache() -> None:
+async def test_sockets_of_another_process_count_through_the_registry() -> None:
     (player,) = await db(new_players, 1)
-    await db(presence._opened, player.user_id)  # as another web process counts its socket
-    try:
+    with open_elsewhere(player.user_id):  # as another web process registers its socket
         assert await db(presence.is_connected, player.user_id)
-    finally:
-        await db(presence._closed, player.user_id)
     assert not await db(presence.is_connected, player.user_id)
 
 

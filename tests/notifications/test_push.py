@@ -22,6 +22,7 @@ from django.conf import settings
 from games import presence
 from notifications import services, tasks, webpush
 from notifications.models import PushSubscription
+from tests.games.elsewhere import open_elsewhere
 from tests.games.helpers import Player, game_row, seat_players
 from tests.notifications.helpers import DAY, to_act
 from tests.notifications.push_server import (
@@ -174,17 +175,12 @@ def test_nothing_is_pushed_for_a_live_table_while_the_player_is_connected(
 ) -> None:
     people = [make_player() for _ in range(3)]
     subscribe_all(people, service)
-    for player in people:
-        presence._opened(player.user_id)  # a socket of theirs is open
-    try:
+    with open_elsewhere(*(player.user_id for player in people)):  # a socket of theirs is open
         seat_players(people, turn_seconds=60, blind_first_round=False)
         assert service.received == []
         # A correspondence table is pushed all the same (the player may be elsewhere).
         game_id = seat_players(people, turn_seconds=DAY, blind_first_round=False)
         assert [r.path for r in service.received] == [f"/push/{to_act(game_id, people).username}"]
-    finally:
-        for player in people:
-            presence._closed(player.user_id)
     assert not any(presence.is_connected(player.user_id) for player in people)
 
 
@@ -224,12 +220,9 @@ def test_a_tournaments_new_table_is_pushed_to_its_players_with_no_socket_open(
     created = create_tournament(people[0], table_size=3, rounds=1)
     for player in people:
         assert join(player, created["id"]).status_code == 200
-    presence._opened(people[2].user_id)  # this one has the site open: no push
-    try:
+    with open_elsewhere(people[2].user_id):  # this one has the site open: no push
         started = people[0].client.post(tournament_url(created["id"], "start"))
         assert started.status_code == 200
-    finally:
-        presence._closed(people[2].user_id)
     (table,) = started.json()["tables"]
     told = {}
     for request in service.received:

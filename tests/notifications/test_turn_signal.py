@@ -11,6 +11,7 @@ import pytest
 
 from games import presence
 from games.signals import turn_started
+from tests.games.elsewhere import open_elsewhere
 from tests.games.helpers import Player, game_row, seat_players
 from tests.notifications.helpers import DAY, move, table, to_act
 
@@ -101,17 +102,10 @@ def test_a_live_table_costs_no_notice_task_while_the_player_is_at_a_socket(
     queued: bool,
 ) -> None:
     people = [make_player() for _ in range(3)]
-    if connected:
-        for player in people:
-            presence._opened(player.user_id)
-    try:
+    with open_elsewhere(*(player.user_id for player in people if connected)):
         game_id = seat_players(people, turn_seconds=turn_seconds, blind_first_round=False)
         first = (to_act(game_id, people).user_id, game_id, game_row(game_id).seq)
         assert notify_tasks == ([first] if queued else [])
-    finally:
-        if connected:
-            for player in people:
-                presence._closed(player.user_id)
 
 
 @pytest.mark.parametrize(("turn_seconds", "handed_on"), [(60, False), (DAY, True)])
@@ -123,12 +117,12 @@ def test_a_socket_of_this_process_is_known_without_the_sender_thread(
     handed_on: bool,
 ) -> None:
     """At a live table a player with a socket in this very process costs the move nothing
-    more: no cache call, nothing for the sender thread (a correspondence turn still is)."""
-    from games import infra
+    more: no Redis call, nothing for the sender thread (a correspondence turn still is)."""
+    from apikit import sending
 
     calls: list[object] = []
-    real_call = infra.call
-    monkeypatch.setattr(infra, "call", lambda work: (calls.append(work), real_call(work)))
+    real_call = sending.call
+    monkeypatch.setattr(sending, "call", lambda work: (calls.append(work), real_call(work)))
     people = [make_player() for _ in range(3)]
     for player in people:
         presence._here[player.user_id] += 1

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 
 from bench.live_stack import web_command
 from tests.games.helpers import API, PASSWORD, set_rate
-from tests.wizardsite.test_http_threads import answer, scope
+from tests.wizardsite.test_asgi import answer, scope
 from wizardsite import client_address
 from wizardsite.asgi import application
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, transaction
 
-from games import infra
+from games import sql
 from games.models import Game
 from tests.games.helpers import Player, seat_players
 
@@ -21,7 +21,7 @@ def test_the_locked_game_read_is_prepared_after_a_few_runs(
     game_id = seat_players([make_player() for _ in range(3)], blind_first_round=False)
     for _ in range(6):
         with transaction.atomic():
-            found = infra.locked_table(game_id)
+            found = sql.locked_table(game_id)
             assert found is not None and found[0].pk == game_id
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")

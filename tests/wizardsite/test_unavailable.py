@@ -105,7 +105,7 @@ def test_a_socket_handshake_while_the_database_is_down_closes_with_try_again_lat
     async def connect() -> dict[str, Any]:
         socket = WebsocketCommunicator(application, f"/ws/games/1/?token={player.token}")
         connected, _ = await socket.connect()
-        assert connected  # accepted only to say why it closes (Daphne has no handshake 503)
+        assert connected  # accepted only to say why it closes (no handshake 503 here)
         closed: dict[str, Any] = await socket.receive_output()
         await socket.wait()
         return closed

@@ -20,7 +20,6 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "t
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -63,7 +62,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
-    # Sync only, like the rest: the chain runs in the request's thread (wizardsite.infra).
+    # Sync only, like the rest: Django enters the whole chain in one thread, once a request.
     "notifications.middleware.remember_language",
 ]
 # Tests only (the production settings refuse it): a request's X-Test-Shuffle-Seed header fixes
@@ -130,14 +129,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # per-address limit counts the address wizardsite.client_address decides from it; django-axes
 # reads REMOTE_ADDR too (without django-ipware installed it reads nothing else).
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
-# Each web process answers HTTP on this many threads (wizardsite.infra.WSGIOnThreads); a
-# request holds one of the pool's connections while it runs, the sockets share the rest.
-HTTP_THREADS = env_int("HTTP_THREADS", 8)
-# A client that takes no part of its answer for this many seconds is cut off: a streamed
-# answer (the data export) holds one of those threads until the client takes each part.
-HTTP_SEND_TIMEOUT = env_int("HTTP_SEND_TIMEOUT", 30)
 # Data exports one web process sends at once (privacy.export.ExportStream): however many
-# players ask, and however slowly they read, exports hold at most this many HTTP threads.
+# players ask, and however slowly they read, at most this many are made at once.
 EXPORTS_AT_ONCE = env_int("EXPORTS_AT_ONCE", 2)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (server, worker, beat) share the file: wait for locks, don't fail.
@@ -322,6 +315,9 @@ MAX_OPEN_TABLES_PER_USER = env_int("MAX_OPEN_TABLES_PER_USER", 10)
 MAX_BOT_GAMES_PER_USER = env_int("MAX_BOT_GAMES_PER_USER", 3)
 MAX_SOCKETS_PER_USER = env_int("MAX_SOCKETS_PER_USER", 20)
 MAX_ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("MAX_ANONYMOUS_SOCKETS_PER_ADDRESS", 20)
+# The socket registry (games/presence.py): each web process refreshes its sockets this often;
+# a socket unrefreshed for three of these (its process was killed) no longer counts.
+SOCKET_REFRESH_SECONDS = env_int("SOCKET_REFRESH_SECONDS", 30)
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
