@@ -39,6 +39,9 @@ RECOVERED = [
     ("ERROR channels_redis.pubsub Unexpected exception in receive task", "redis.exceptions."),
     # A worker whose Redis restarted says so, with the error, and reconnects (celery 5.6).
     ("WARNING celery.worker.consumer.consumer consumer: Connection to broker", "redis."),
+    # A task that ended while Redis was down could not be acked: its message comes back through
+    # the visibility timeout, and runs again as a no-op (every task is idempotent by seq).
+    ("CRITICAL celery.worker.request Couldn't ack", "redis."),
 ]
 LOG_RECORD = re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) |^\[\d{4}-\d\d-\d\d ")
 
