@@ -4,7 +4,7 @@ one JSON shape."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
@@ -84,10 +84,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if not isinstance(exc, exceptions.APIException):
         return None
     code = next((c for kind, c in _DRF_CODES if isinstance(exc, kind)), "invalid")
-    fields = None
+    fields: dict[str, Any] | None = None
     if isinstance(exc, exceptions.ValidationError):
         message = "Some fields are not valid."
-        fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        detail = exc.detail  # a serializer's errors are keyed by field name
+        fields = (
+            cast(dict[str, Any], detail)
+            if isinstance(detail, dict)
+            else {"non_field_errors": detail}
+        )
     else:
         message = str(exc.detail)
     response = Response(error_body(code, message, fields), status=exc.status_code)
