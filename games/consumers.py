@@ -298,7 +298,7 @@ class GameConsumer(FastJsonConsumer):
             await self._send_error(error_body("not_authenticated", "Sign in to play."), message_id)
             return None
         try:
-            return await in_db(action)(self.game_id, user, content)
+            return await push.published_after(in_db(action)(self.game_id, user, content))
         except Exception as error:
             body = refusal_or_unavailable(error)
             if body is None:
@@ -389,6 +389,7 @@ class MeConsumer(FastJsonConsumer):
             return
         user = self.scope["user"]
         await _present(self._registry(), user.pk)
+        await self._registry().join(presence.me_key(user.pk))  # it hears turns and games
         await self._join_and_accept((push.me_group(user.pk), push.user_group(user.pk)))
         await self._count_socket()
 

@@ -6,6 +6,7 @@ Tasks are named, not imported: games.tasks import the services, which must not i
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from celery import current_app
 
@@ -25,11 +26,8 @@ def dispatch(outcome: Outcome) -> None:
     if not outcome.changed:
         return
     game = outcome.game
-    push.send_many(push.messages_of(outcome))
-    if outcome.step_delay_ms is not None:
-        send_step(game.pk, game.seq, outcome.step_delay_ms)
-    if outcome.timer_due is not None:
-        expire_at(game.pk, game.seq, outcome.timer_due)
+    tasks = outcome.step_delay_ms is not None or outcome.timer_due is not None
+    push.send_many(push.messages_of(outcome), then=partial(_send_tasks, outcome) if tasks else None)
     turn = outcome.turn
     if turn is not None and not turn.again:
         turn_started.send(
@@ -42,6 +40,14 @@ def dispatch(outcome: Outcome) -> None:
         )
     if outcome.finished:
         game_finished.send(sender=Game, game_id=game.pk)
+
+
+def _send_tasks(outcome: Outcome) -> None:
+    game = outcome.game
+    if outcome.step_delay_ms is not None:
+        send_step(game.pk, game.seq, outcome.step_delay_ms)
+    if outcome.timer_due is not None:
+        expire_at(game.pk, game.seq, outcome.timer_due)
 
 
 def send_step(game_id: int, seq: int, delay_ms: int) -> None:

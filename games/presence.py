@@ -54,6 +54,11 @@ def watch_key(game_id: int) -> str:
     return f"sockets:watch:{game_id}"
 
 
+def me_key(user_id: int) -> str:
+    """The user's `ws/me/` sockets: only a user with one hears their turns and games."""
+    return f"sockets:me:{user_id}"
+
+
 def from_key(address: str) -> str:
     return f"sockets:from:{address}"
 
@@ -258,6 +263,20 @@ def online(user_ids: Iterable[int]) -> set[int]:
 def is_connected(user_id: int) -> bool:
     """True while the user has a socket open, here or (as far as Redis can say) elsewhere."""
     return user_id in online([user_id])
+
+
+def listening(user_ids: Iterable[int]) -> set[int]:
+    """Those of these users with a `ws/me/` socket open in any process; all of them if Redis
+    cannot say (a notice is sent rather than lost). No users, no call."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return set()
+    try:
+        counts = store().counts([me_key(user_id) for user_id in ids])
+    except Exception as error:
+        log.warning("ws/me/ sockets of users %s unknown: %r", ids, error)
+        return set(ids)
+    return {user_id for user_id, count in zip(ids, counts, strict=True) if count}
 
 
 def watchers(game_id: int) -> int:

@@ -14,21 +14,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Literal, NotRequired, TypedDict, get_args
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from typing import Any, Literal, NotRequired, TypedDict, TypeVar, get_args
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 
 from apikit.schema import DateTime
 from core import fastjson
 from core.errors import ErrorDetail
-from games import selectors
+from games import presence, selectors
 from games.models import GameStatus, Seat, Visibility
 from games.outcome import Outcome
 from games.selectors import ChatMessageView, GameView
 from games.selectors import EventRow as EventRowView
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # A push waits at most this long for Redis: a move's answer never hangs on the channel layer.
 PUSH_TIMEOUT = 1.0
@@ -265,7 +268,9 @@ def messages_of(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
 
 def _for_me_sockets(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
     """`games` to every player whose list of games changed (a table's seats or status, or a
-    turn of theirs that ended); `turn` to the person whose decision this change made due."""
+    turn of theirs that ended); `turn` to the person whose decision this change made due. Only
+    to users with a `ws/me/` socket open (one registry read): a move costs no publish to
+    groups nobody listens to, and a socket that opens later fetches the lists itself."""
     game, seats = outcome.game, outcome.seats
     users = set(outcome.departed)
     if outcome.lobby:
@@ -276,10 +281,12 @@ def _for_me_sockets(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
         for seat in seats
         if seat.user_id is not None and seat.number in moved and seat.number != game.to_act
     }
+    turn_of = outcome.turn.user_id if outcome.turn is not None else None
+    listening = presence.listening(users | ({turn_of} if turn_of is not None else set()))
     messages: list[tuple[str, LayerMessage]] = [
-        (me_group(user_id), {"type": "me.games"}) for user_id in sorted(users)
+        (me_group(user_id), {"type": "me.games"}) for user_id in sorted(users & listening)
     ]
-    if outcome.turn is not None:
+    if outcome.turn is not None and turn_of in listening:
         turn: TurnMessage = {
             "type": "me.turn",
             "game": game.pk,
@@ -323,24 +330,63 @@ def send(group: str, message: LayerMessage) -> None:
     send_many([(group, message)])
 
 
-def send_many(messages: list[tuple[str, LayerMessage]]) -> None:
-    """Each message to its group, in order; best effort, like every push, and bounded: a send
-    that fails or takes longer than PUSH_TIMEOUT is logged and dropped (clients resync by
-    `seq`). From a socket's or a request's thread it runs on the server's event loop, as
-    channels documents (`async_to_sync(layer.group_send)`)."""
-    layer = get_channel_layer()
-    if layer is None or not messages:
+# The pushes (and what follows them) of the changes a socket's own message makes, while its
+# database work runs (published_after): the socket publishes them from the event loop once that
+# work returns, so a database thread never waits on Redis.
+_held: ContextVar[list[tuple[Messages, Callable[[], None] | None]] | None] = ContextVar(
+    "held pushes", default=None
+)
+Messages = list[tuple[str, LayerMessage]]
+
+
+def send_many(messages: Messages, then: Callable[[], None] | None = None) -> None:
+    """Each message to its group, in order, then `then()` (the tasks of the change's next
+    step: sent once everyone has been told of it). Best effort, like every push, and bounded:
+    a send that fails or takes longer than PUSH_TIMEOUT is logged and dropped (clients resync
+    by `seq`). From a request's thread it runs on the server's event loop, as channels
+    documents (`async_to_sync(layer.group_send)`); under a socket's published_after, from its
+    event loop once its work returns."""
+    held = _held.get()
+    if held is not None:
+        held.append((messages, then))
         return
-    try:
+    layer = get_channel_layer()
+    if layer is not None and messages:
         async_to_sync(_send)(layer, messages)
-    except Exception as error:
-        groups = ", ".join(group for group, _ in messages)
-        log.warning("push to %s dropped: %r", groups, error)
+    if then is not None:
+        then()
 
 
-async def _send(layer: Any, messages: list[tuple[str, LayerMessage]]) -> None:
-    async def in_order() -> None:
-        for group, message in messages:
+async def published_after(work: Awaitable[T]) -> T:
+    """Await a socket's database work; then publish the pushes of the changes it committed, and
+    send what follows each (in that order, so no next step overtakes the push of its change)."""
+    held: list[tuple[Messages, Callable[[], None] | None]] = []
+    token = _held.set(held)
+    try:
+        return await work
+    finally:
+        _held.reset(token)
+        layer = get_channel_layer()
+        for messages, then in held:
+            if layer is not None and messages:
+                await _send(layer, messages)
+            if then is not None:  # may query, where tasks run eagerly (the tests)
+                await sync_to_async(then, thread_sensitive=False)()
+
+
+async def _send(layer: Any, messages: Messages) -> None:
+    """Each group's messages in order; the groups at once (each send waits on Redis)."""
+    by_group: dict[str, list[LayerMessage]] = {}
+    for group, message in messages:
+        by_group.setdefault(group, []).append(message)
+
+    async def in_order(group: str, queue: list[LayerMessage]) -> None:
+        for message in queue:
             await layer.group_send(group, message)
 
-    await asyncio.wait_for(in_order(), PUSH_TIMEOUT)
+    sends = [in_order(group, queue) for group, queue in by_group.items()]
+    try:
+        async with asyncio.timeout(PUSH_TIMEOUT):
+            await (sends[0] if len(sends) == 1 else asyncio.gather(*sends))
+    except Exception as error:
+        log.warning("push to %s dropped: %r", ", ".join(by_group), error)

@@ -115,8 +115,14 @@ def test_an_auto_move_and_the_move_that_found_it_push_once(
     seq, late, deadline = running(game_id)
     mover = people[(late + 1) % 3]  # next to bid once the late seat's bid is made (R7)
     sent: list[list[tuple[str, Any]]] = []
+
+    def send_many(messages: list[tuple[str, Any]], then: Callable[[], None] | None = None) -> None:
+        sent.append(messages)
+        if then is not None:
+            then()
+
     with (
-        mock.patch.object(push, "send_many", sent.append),
+        mock.patch.object(push, "send_many", send_many),
         django_capture_on_commit_callbacks(execute=True),
         at(deadline + timedelta(seconds=1)),
     ):

@@ -130,8 +130,9 @@ def test_a_scored_round_tells_the_lobbies_but_no_players_list_of_games(
 ) -> None:
     """The games to watch show the round and the scores, so the lobby hears of a round scored;
     the players' own lists of games did not change, so `ws/me/` hears nothing of it."""
-    from games import push
+    from games import presence, push
     from games.outcome import Outcome
+    from tests.games.elsewhere import put, take
 
     a, b = make_users(2)
     game = table([a, b, None])
@@ -140,5 +141,10 @@ def test_a_scored_round_tells_the_lobbies_but_no_players_list_of_games(
     groups = [group for group, _message in scored]
     assert push.LOBBY_GROUP in groups
     assert not any(group.startswith("me-") for group in groups)
-    changed = [group for group, _ in push.messages_of(Outcome(game, seats, None, lobby=True))]
+    member = put(presence.me_key(a.pk))  # a has `ws/me/` open (in another process), b none
+    try:
+        changed = [group for group, _ in push.messages_of(Outcome(game, seats, None, lobby=True))]
+    finally:
+        take(presence.me_key(a.pk), member)
     assert push.me_group(a.pk) in changed and push.LOBBY_GROUP in changed
+    assert push.me_group(b.pk) not in changed  # nobody would hear it

@@ -125,6 +125,25 @@ async def test_a_game_counts_the_sockets_that_watch_it(game: int) -> None:
     await watchers[1].close()
 
 
+async def test_only_users_with_a_me_socket_open_are_listening(user: int) -> None:
+    member = put(presence.me_key(user))
+    assert presence.listening([user, user + 1]) == {user}
+    expire(presence.me_key(user))
+    assert presence.listening([user]) == set()
+    take(presence.me_key(user), member)
+    assert presence.listening([]) == set()
+
+
+async def test_users_are_listening_when_redis_cannot_say(
+    user: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def failing(keys: Sequence[str]) -> list[int]:
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(presence.store(), "counts", failing)
+    assert presence.listening([user, user + 1]) == {user, user + 1}
+
+
 async def test_the_oldest_sockets_past_the_limit_are_those_opened_first_wherever(user: int) -> None:
     key, now = presence.user_key(user), time.time()
     for opened, channel in ((now - 30, "old"), (now - 10, "young"), (now - 20, "middle")):

@@ -81,7 +81,13 @@ def running(players: list[Player]) -> Game:
 def pushes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     """Every (group, message) given to games.push to send, instead of the channel layer."""
     sent: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(push, "send_many", sent.extend)
+
+    def send_many(messages: list[tuple[str, Any]], then: Callable[[], None] | None = None) -> None:
+        sent.extend(messages)
+        if then is not None:  # the change's next tasks, as the real push sends them
+            then()
+
+    monkeypatch.setattr(push, "send_many", send_many)
     return sent
 
 
