@@ -269,13 +269,7 @@ def listening(user_ids: Iterable[int]) -> set[int]:
     """Those of these users with a `ws/me/` socket open in any process; all of them if Redis
     cannot say (a notice is sent rather than lost). No users, no call."""
     ids = sorted(set(user_ids))
-    if not ids:
-        return set()
-    try:
-        counts = store().counts([me_key(user_id) for user_id in ids])
-    except Exception as error:
-        log.warning("ws/me/ sockets of users %s unknown: %r", ids, error)
-        return set(ids)
+    counts = _counts([me_key(user_id) for user_id in ids], "ws/me/ sockets", unknown=1)
     return {user_id for user_id, count in zip(ids, counts, strict=True) if count}
 
 
@@ -284,13 +278,16 @@ def watchers(game_id: int) -> int:
     return _counts([watch_key(game_id)], "spectators")[0]
 
 
-def _counts(keys: list[str], what: str) -> list[int]:
-    """Each key's live sockets in every process; 0s (logged) if Redis fails. No keys, no call."""
+def _counts(keys: list[str], what: str, unknown: int = 0) -> list[int]:
+    """Each key's live sockets in every process; `unknown` for each (logged) if Redis fails.
+    No keys, no call."""
+    if not keys:
+        return []
     try:
         return store().counts(keys)
     except Exception as error:
         log.warning("%s %s unknown: %r", what, keys, error)
-        return [0] * len(keys)
+        return [unknown] * len(keys)
 
 
 def last_seen(user_ids: Iterable[int]) -> dict[int, float]:

@@ -129,6 +129,7 @@ LayerMessage = (
     | AccessChangedMessage
     | Notice
 )
+Messages = list[tuple[str, LayerMessage]]  # (group, message), in the order they are sent
 
 
 # -- what the sockets send their clients (API.md "WebSocket") --------------------------------
@@ -241,7 +242,7 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def messages_of(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
+def messages_of(outcome: Outcome) -> Messages:
     """What a committed change tells each group: the game's sockets each seat's view and rows
     and the public ones, the lobby a table's change, `ws/me/` sockets theirs."""
     game, seats = outcome.game, outcome.seats
@@ -258,7 +259,7 @@ def messages_of(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
         "seats": frames,
         "public": _frame(public, public_rows),
     }
-    messages: list[tuple[str, LayerMessage]] = [(game_group(game.pk), state)]
+    messages: Messages = [(game_group(game.pk), state)]
     listed = game.visibility == Visibility.PUBLIC  # a private table: never in a lobby
     if (outcome.lobby or outcome.scored) and listed:
         status = GameStatus(game.status)
@@ -266,7 +267,7 @@ def messages_of(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
     return messages + _for_me_sockets(outcome)
 
 
-def _for_me_sockets(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
+def _for_me_sockets(outcome: Outcome) -> Messages:
     """`games` to every player whose list of games changed (a table's seats or status, or a
     turn of theirs that ended); `turn` to the person whose decision this change made due. Only
     to users with a `ws/me/` socket open (one registry read): a move costs no publish to
@@ -281,18 +282,18 @@ def _for_me_sockets(outcome: Outcome) -> list[tuple[str, LayerMessage]]:
         for seat in seats
         if seat.user_id is not None and seat.number in moved and seat.number != game.to_act
     }
-    turn_of = outcome.turn.user_id if outcome.turn is not None else None
-    listening = presence.listening(users | ({turn_of} if turn_of is not None else set()))
-    messages: list[tuple[str, LayerMessage]] = [
+    turn = outcome.turn
+    listening = presence.listening(users | ({turn.user_id} if turn is not None else set()))
+    messages: Messages = [
         (me_group(user_id), {"type": "me.games"}) for user_id in sorted(users & listening)
     ]
-    if outcome.turn is not None and turn_of in listening:
-        turn: TurnMessage = {
+    if turn is not None and turn.user_id in listening:
+        told: TurnMessage = {
             "type": "me.turn",
             "game": game.pk,
-            "deadline": selectors.iso(outcome.turn.deadline),
+            "deadline": selectors.iso(turn.deadline),
         }
-        messages.append((me_group(outcome.turn.user_id), turn))
+        messages.append((me_group(turn.user_id), told))
     return messages
 
 
@@ -333,10 +334,8 @@ def send(group: str, message: LayerMessage) -> None:
 # The pushes (and what follows them) of the changes a socket's own message makes, while its
 # database work runs (published_after): the socket publishes them from the event loop once that
 # work returns, so a database thread never waits on Redis.
-_held: ContextVar[list[tuple[Messages, Callable[[], None] | None]] | None] = ContextVar(
-    "held pushes", default=None
-)
-Messages = list[tuple[str, LayerMessage]]
+Held = list[tuple[Messages, Callable[[], None] | None]]
+_held: ContextVar[Held | None] = ContextVar("held pushes", default=None)
 
 
 def send_many(messages: Messages, then: Callable[[], None] | None = None) -> None:
@@ -360,7 +359,7 @@ def send_many(messages: Messages, then: Callable[[], None] | None = None) -> Non
 async def published_after(work: Awaitable[T]) -> T:
     """Await a socket's database work; then publish the pushes of the changes it committed, and
     send what follows each (in that order, so no next step overtakes the push of its change)."""
-    held: list[tuple[Messages, Callable[[], None] | None]] = []
+    held: Held = []
     token = _held.set(held)
     try:
         return await work
