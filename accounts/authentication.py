@@ -8,12 +8,9 @@ from django.contrib.auth import SESSION_KEY, logout
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
-from django.utils.translation import gettext_lazy as _
-from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-from accounts.sql import token_with_standing
 from accounts.standing import ensure_can_play, is_suspended, is_suspended_id
 
 
@@ -29,15 +26,8 @@ class PlayerTokenAuthentication(TokenAuthentication):
     """`Authorization: Token <key>`; a suspended user's token answers 403 `suspended`."""
 
     def authenticate_credentials(self, key: str) -> tuple[User, Token]:
-        # One query for the token, its user and their standing (DRF's checks, same answers).
-        found = token_with_standing(key)
-        if found is None:
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
-        token, user, barred = found
-        if not user.is_active:
-            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        if barred:
-            ensure_can_play(user)  # says until when
+        user, token = super().authenticate_credentials(key)
+        ensure_can_play(user)  # says until when
         return user, token
 
 

@@ -1,5 +1,5 @@
-"""The move's read and write, and the API token lookup, through querysets and through the literal
-SQL of games/sql.py and accounts/sql.py: this process's CPU (and wall time) a call, on PostgreSQL.
+"""The move's read and write through querysets and through the literal SQL of games/sql.py: this
+process's CPU (and wall time) a call, on PostgreSQL.
 
     .venv/bin/python bench/move_sql.py [--calls 2000] [--repeats 5] [--database-url URL]
 
@@ -7,15 +7,14 @@ The database is created if missing and migrated; a 4-player table mid-game (roun
 the size a move reads) is set up once. A call of "move" is one transaction as a move runs it: the
 game row locked, its seats with their users and standing read, one event row appended and the
 game row written, then rolled back (so every call appends the same seq; a commit costs the
-server, not this process). "token" is one lookup of an API token with its user and standing.
-Calls alternate between the two ways in `--repeats` rounds of `--calls` each; the figures are
-each way's median round, in µs a call. The settings are the site's (prepared statements).
+server, not this process). Calls alternate between the two ways in `--repeats` rounds of
+`--calls` each; the figures are each way's median round, in µs a call. The settings are the
+site's (prepared statements).
 
 The querysets: `Game.objects.select_for_update(no_key=True, of=("self",))
 .select_related("created_by").get(...)`, then the seats with
 `select_related("user", "user__suspension")` (two queries, as the literal read), and
-`Event.objects.bulk_create(rows)` with `game.save(update_fields=...)`; for the token,
-`Token.objects.select_related("user", "user__suspension").get(key=...)`.
+`Event.objects.bulk_create(rows)` with `game.save(update_fields=...)`.
 """
 
 from __future__ import annotations
@@ -60,11 +59,10 @@ def setup_django(url: str) -> None:
     django.setup()
 
 
-def mid_game() -> tuple[int, str]:
-    """A 4-player table in round ROUND, as the engine leaves it: its id and a player's token."""
+def mid_game() -> int:
+    """A 4-player table in round ROUND, as the engine leaves it: its id."""
     from django.contrib.auth.models import User
     from django.utils import timezone
-    from rest_framework.authtoken.models import Token
 
     from games import engine
     from games.models import Game, GameStatus, Seat
@@ -92,8 +90,7 @@ def mid_game() -> tuple[int, str]:
         deadline=timezone.now(),
     )
     Seat.objects.bulk_create([Seat(game=game, number=n, user=user) for n, user in enumerate(users)])
-    token, _ = Token.objects.get_or_create(user=users[1])
-    return game.pk, token.key
+    return int(game.pk)
 
 
 def move_through_orm(game_id: int) -> None:
@@ -132,19 +129,6 @@ def move_through_sql(game_id: int) -> None:
         game.seq += 1
         sql.game_record([_event(game)], game)
         transaction.set_rollback(True)
-
-
-def token_through_orm(key: str) -> None:
-    from rest_framework.authtoken.models import Token
-
-    token = Token.objects.select_related("user", "user__suspension").get(key=key)
-    _suspended(token.user)
-
-
-def token_through_sql(key: str) -> None:
-    from accounts.sql import token_with_standing
-
-    assert token_with_standing(key) is not None
 
 
 def _suspended(user: Any) -> bool:
@@ -204,17 +188,11 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    game_id, key = mid_game()
+    game_id = mid_game()
     print(f"move_sql: {args.repeats} rounds of {args.calls} calls each way, game {game_id}")
     compare(
-        "move ",
+        "move",
         {"querysets": lambda: move_through_orm(game_id), "sql": lambda: move_through_sql(game_id)},
-        args.calls,
-        args.repeats,
-    )
-    compare(
-        "token",
-        {"querysets": lambda: token_through_orm(key), "sql": lambda: token_through_sql(key)},
         args.calls,
         args.repeats,
     )

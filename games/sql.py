@@ -11,19 +11,84 @@ columns and converters came from Django's internals, took 1075 (bench/live.py th
 K = 20, 211 moves/s through the ORM, 408 with it).
 
 The columns are written out, in each model's order (tests/games/test_sql.py fails when a
-model's columns and these lists part); rows become instances as accounts/sql.py says."""
+model's columns and these lists part). Rows become instances through Django's documented
+`Model.from_db(db, field_names, values)`, the values given in the model's order. What the
+drivers give is what the models hold but for two column types: a datetime is aware from psycopg
+and naive UTC from SQLite (Django's sqlite3 converter for the declared type parses the text),
+and JSON is text from both; booleans come as bool from both (SQLite's through that converter
+too)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from django.contrib.auth.models import User
 from django.db import connection
+from django.db.models import Model
 
-from accounts.sql import USER, ModelRow, barred
+from accounts.models import Suspension
 from core import fastjson
 from games.models import Event, Game, Seat
+
+M = TypeVar("M", bound=Model)
+
+
+def moment(value: datetime | None) -> datetime | None:
+    """A datetime column's value, aware (SQLite's is naive, in UTC, as the ORM wrote it)."""
+    return value if value is None or value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def document(value: str | None) -> Any:
+    """A JSON column's value: its text parsed."""
+    return None if value is None else fastjson.loads(value)
+
+
+class ModelRow(Generic[M]):
+    """One model's columns, written out (all of them, in the model's order, separated by
+    spaces), and which of them are datetime and JSON columns: the list a SELECT names, and a
+    row's slice of values made an instance."""
+
+    def __init__(
+        self, model: type[M], columns: str, *, moments: str = "", documents: str = ""
+    ) -> None:
+        self.model, self.columns = model, tuple(columns.split())
+        self.moments, self.documents = tuple(moments.split()), tuple(documents.split())
+        self._moments = [self.columns.index(name) for name in self.moments]
+        self._documents = [self.columns.index(name) for name in self.documents]
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    def select(self, alias: str) -> str:
+        """The columns as a SELECT names them from the table `alias`."""
+        return ", ".join(f"{alias}.{column}" for column in self.columns)
+
+    def build(self, values: Sequence[Any]) -> M:
+        found = list(values)
+        for at in self._moments:
+            found[at] = moment(found[at])
+        for at in self._documents:
+            found[at] = document(found[at])
+        return self.model.from_db(connection.alias, self.columns, found)
+
+
+USER = ModelRow(
+    User,
+    "id password last_login is_superuser username first_name last_name email is_staff"
+    " is_active date_joined",
+    moments="last_login date_joined",
+)
+# A suspension's columns read by a LEFT JOIN: both NULL where the user has none.
+SUSPENSION_COLUMNS = ("banned", "until")
+
+
+def barred(banned: bool | None, until: datetime | None) -> bool:
+    """Whether a LEFT JOINed suspension's (banned, until) is in force now (Suspension.in_force
+    decides, as everywhere); no suspension: banned is NULL."""
+    return banned is not None and Suspension(banned=banned, until=moment(until)).in_force
+
 
 GAME = ModelRow(
     Game,

@@ -19,11 +19,11 @@ from django.db.models import Model
 from django.utils import timezone
 
 from accounts.models import Suspension
-from accounts.sql import SUSPENSION_COLUMNS, USER
 from games import sql
 from games.models import Event, Game, GameStatus, Seat
-from tests.accounts.model_rows import assert_model_row, loaded, selected
+from games.sql import SUSPENSION_COLUMNS, USER
 from tests.games.helpers import Player, seat_players
+from tests.games.model_rows import assert_model_row, loaded, selected
 
 
 def values(instance: Model) -> list[tuple[str, object]]:
@@ -122,6 +122,8 @@ def test_the_literal_columns_are_the_models_columns() -> None:
     # literal SQL follows it.
     assert_model_row(sql.GAME)
     assert_model_row(sql.SEAT)
+    assert_model_row(USER)
+    assert set(SUSPENSION_COLUMNS) <= {f.column for f in Suspension._meta.concrete_fields}
     assert selected(sql.GAME_AND_SEATS) == [
         ("g", list(sql.GAME.columns)),
         ("c", list(USER.columns)),
@@ -132,6 +134,15 @@ def test_the_literal_columns_are_the_models_columns() -> None:
     appended = sql.APPEND.split("(")[1].split(")")[0].split(", ")
     assert appended == [f.column for f in Event._meta.concrete_fields if not f.primary_key]
     assert sql.EVENT_VALUES.count("%s") == len(appended)
+
+
+def test_a_suspension_is_in_force_while_it_runs_and_a_ban_for_good() -> None:
+    now = timezone.now()
+    assert sql.barred(None, None) is False  # no suspension row
+    assert sql.barred(True, None) is True
+    assert sql.barred(False, now + timedelta(minutes=1)) is True
+    assert sql.barred(False, now - timedelta(minutes=1)) is False
+    assert sql.barred(False, (now + timedelta(minutes=1)).replace(tzinfo=None)) is True  # SQLite's
 
 
 # -- the lock on PostgreSQL ---------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Checks shared by the tests of the literal SQL (accounts/sql.py, games/sql.py): a literal
+"""Checks shared by the tests of the literal SQL (games/sql.py): a literal
 column list is its model's, a literal SELECT lists what the code slices, an instance made from
 a row holds what the ORM's holds."""
 
@@ -19,9 +19,9 @@ from django.db.models import (
     TextField,
 )
 
-from accounts.sql import ModelRow
+from games.sql import ModelRow
 
-# Column types whose values both drivers give as the model holds them (accounts/sql.py).
+# Column types whose values both drivers give as the model holds them (games/sql.py).
 AS_GIVEN = (IntegerField, CharField, TextField, BooleanField, ForeignKey)
 
 
