@@ -21,3 +21,10 @@ REVIEW_BUDGET_MS = 2
 # Throttles and lockouts count across tests in one process: the tests of them turn them on.
 RATE_LIMITS_ENABLED = False
 AXES_ENABLED = False
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not Django's in-memory default: there a connection that meets another's table
+    # lock fails at once ("database table is locked": its shared cache), where a file waits
+    # out the timeout, as under `make run` (a socket's thread and a request's thread meet).
+    # pytest-django gives each xdist worker a file of its own; no fsync, nothing outlives a run.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}  # noqa: F405
+    DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA synchronous=OFF"  # noqa: F405
