@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from apikit.api import player
 from apikit.schema import errors, ref
 from moderation import services
-from moderation.models import ReportStatus
+from moderation.models import ReportCategory, ReportStatus
 from moderation.serializers import ReportSerializer
 
 
@@ -35,7 +35,8 @@ class Reports(APIView):
         report = services.report_create(
             reporter=player(request),
             username=data["username"],
-            reason=data["reason"],
+            category=ReportCategory(data["category"]),
+            reason=data.get("reason", ""),
             message_id=data.get("message_id"),
         )
         body: ReportCreated = {"id": report.pk, "status": ReportStatus(report.status)}

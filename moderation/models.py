@@ -12,6 +12,15 @@ class ReportStatus(models.TextChoices):
     RESOLVED = "resolved", _("resolved")
 
 
+class ReportCategory(models.TextChoices):
+    """What a report is about, as the player picks it (API.md: `category`)."""
+
+    INSULT = "insult", _("Insult or abuse")
+    CHEATING = "cheating", _("Cheating or collusion")
+    SPAM = "spam", _("Spam")
+    OTHER = "other", _("Something else")
+
+
 class Report(models.Model):
     """A player's report of another player or of a chat message, for the moderators' queue."""
 
@@ -24,7 +33,10 @@ class Report(models.Model):
     message = models.ForeignKey(
         "games.ChatMessage", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    reason = models.TextField()
+    category = models.CharField(
+        max_length=10, choices=ReportCategory.choices, default=ReportCategory.OTHER
+    )
+    reason = models.TextField(blank=True, help_text=_("The reporter's note, if they wrote one"))
     status = models.CharField(
         max_length=10, choices=ReportStatus.choices, default=ReportStatus.OPEN, db_index=True
     )

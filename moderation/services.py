@@ -24,7 +24,7 @@ from core.text import clean_text
 from games import push
 from games import services as games_services
 from games.models import ChatMessage, Game
-from moderation.models import AuditLog, Report, ReportStatus
+from moderation.models import AuditLog, Report, ReportCategory, ReportStatus
 from notifications import notices
 from notifications.models import NoticeKind
 from seeks.services import seek_forget
@@ -130,14 +130,20 @@ def chat_hide(*, moderator: User, message: ChatMessage, reason: str = "") -> Non
 
 
 def report_create(
-    *, reporter: User, username: str, reason: str, message_id: int | None = None
+    *,
+    reporter: User,
+    username: str,
+    category: ReportCategory = ReportCategory.OTHER,
+    reason: str = "",
+    message_id: int | None = None,
 ) -> Report:
-    """A player reports another player, or one of their chat messages, with a reason."""
+    """A player reports another player, or one of their chat messages: what it is about, and
+    a note if they write one."""
     reason = clean_text(reason, field="reason").strip()
     clean_text(username, field="username")
-    length = f"1 to {limits.REASON_MAX_LENGTH}"
-    if not 1 <= len(reason) <= limits.REASON_MAX_LENGTH:
-        raise Invalid(f"Say why, in {length} characters.", fields={"reason": [length]})
+    if len(reason) > limits.REASON_MAX_LENGTH:
+        length = f"at most {limits.REASON_MAX_LENGTH}"
+        raise Invalid(f"Write {length} characters.", fields={"reason": [length]})
     reported = User.objects.filter(username=username).first()
     if reported is None:
         raise NotFound(f"There is no player {username!r}.")
@@ -164,7 +170,7 @@ def report_create(
                 "You have sent many reports this hour; try again later.", retry_after=3600
             )
         return Report.objects.create(
-            reporter=reporter, reported=reported, message=message, reason=reason
+            reporter=reporter, reported=reported, message=message, category=category, reason=reason
         )
 
 

@@ -11,8 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from apikit.errors_text import error_text
-from core.errors import Refusal
+from core.errors import Invalid, Refusal
 from moderation import services
+from moderation.models import ReportCategory
 
 
 @login_required
@@ -20,9 +21,15 @@ from moderation import services
 def report(request: HttpRequest, username: str) -> HttpResponse:
     """A player reports another from their profile page."""
     assert isinstance(request.user, User)
+    category = request.POST.get("category", ReportCategory.OTHER)
     try:
+        if category not in ReportCategory.values:
+            raise Invalid("Choose what the report is about.", fields={"category": ["choice"]})
         services.report_create(
-            reporter=request.user, username=username, reason=request.POST.get("reason", "")
+            reporter=request.user,
+            username=username,
+            category=ReportCategory(category),
+            reason=request.POST.get("reason", ""),
         )
     except Refusal as error:
         messages.error(request, error_text(error.code, error.message))

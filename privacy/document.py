@@ -9,7 +9,7 @@ from apikit.schema import DateTime
 from games.models import GameStatus
 from games.selectors import EventRow
 from league.models import Pool
-from moderation.models import ReportStatus
+from moderation.models import ReportCategory, ReportStatus
 from notifications.notices import NoticeView
 from notifications.services import SettingsView
 from tournaments.models import Status
@@ -81,7 +81,8 @@ class ExportedReport(TypedDict):
 
     reported: str
     message: int | None
-    reason: str
+    category: ReportCategory
+    reason: str  # their note, "" when they wrote none
     status: ReportStatus
     created_at: DateTime
 

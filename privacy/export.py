@@ -25,7 +25,7 @@ from games.models import ChatMessage, Event, Game, GameStatus, Seat
 from games.selectors import event_view, iso
 from league.models import LeagueGame, Pool, Rating, RatingChange
 from league.ratings import display
-from moderation.models import Report, ReportStatus
+from moderation.models import Report, ReportCategory, ReportStatus
 from notifications.models import Device, NotificationSettings, PushSubscription
 from notifications.notices import notice_views, notices_of
 from notifications.services import settings_view
@@ -217,6 +217,7 @@ def _report(report: Report) -> ExportedReport:
     return {
         "reported": report.reported.get_username(),
         "message": report.message_id,
+        "category": ReportCategory(report.category),
         "reason": report.reason,
         "status": ReportStatus(report.status),
         "created_at": iso(report.created_at),

@@ -96,13 +96,23 @@ class SuspensionAdmin(SecretFieldsAdmin):
 
 @admin.register(Report)
 class ReportAdmin(SecretFieldsAdmin):
-    list_display = ("id", "status", "reported", "reporter", "short_reason", "message", "created_at")
-    list_filter = ("status", "created_at")
+    list_display = (
+        "id",
+        "status",
+        "category",
+        "reported",
+        "reporter",
+        "short_reason",
+        "message",
+        "created_at",
+    )
+    list_filter = ("status", "category", "created_at")
     search_fields = ("reported__username", "reporter__username", "reason")
     readonly_fields = (
         "reporter",
         "reported",
         "message",
+        "category",
         "reason",
         "status",
         "resolution",

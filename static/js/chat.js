@@ -1,6 +1,7 @@
 /* The table chat: messages arrive over the table's websocket (table.js passes them here) and
    are always shown as text, never as HTML; another player's new message is read out through
-   the table's live region (`announce`). Players write through the REST endpoint. */
+   the table's live region (`announce`). Players write through the REST endpoint, and report
+   another's message through the table's dialog (a category, and a note if they like). */
 import { gettext, fmt } from "./i18n.js";
 import { fetchJSON } from "./net.js";
 
@@ -26,7 +27,9 @@ export function startChat(announce = () => {}) {
       const report = document.createElement("button");
       report.type = "button";
       report.className = "secondary small";
+      report.dataset.testid = "chat-report";
       report.textContent = gettext("Report");
+      report.setAttribute("aria-label", fmt(gettext("Report this message by %(name)s"), { name: message.username }));
       report.addEventListener("click", () => reportMessage(message));
       item.append(" ", report);
     }
@@ -34,14 +37,39 @@ export function startChat(announce = () => {}) {
     list.scrollTop = list.scrollHeight;
   }
 
-  async function reportMessage(message) {
-    const reason = window.prompt(fmt(gettext("Why do you report this message by %(name)s?"), { name: message.username }));
-    if (!reason) return;
-    const { ok } = await fetchJSON("/api/v1/reports/", {
-      method: "POST", body: { username: message.username, message_id: message.id, reason },
-    });
-    error.textContent = ok ? gettext("Thank you: a moderator will look at it.") : gettext("The report could not be sent.");
+  const dialog = document.getElementById("report-dialog");
+  const reportForm = document.getElementById("report-form");
+  let reporting = null;  // the message the open dialog reports
+
+  function reportMessage(message) {
+    reporting = message;
+    reportForm.reset();
+    document.getElementById("report-error").textContent = "";
+    document.getElementById("report-quote").textContent = message.username + ": " + message.text;
+    dialog.showModal();  // the browser's own modal: focus kept inside, Escape closes it
+    reportForm.querySelector("input[name=category]").focus();
   }
+
+  reportForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const fields = new FormData(reportForm);
+    const { ok, data } = await fetchJSON("/api/v1/reports/", {
+      method: "POST",
+      body: {
+        username: reporting.username, message_id: reporting.id,
+        category: fields.get("category"), reason: fields.get("reason").trim(),
+      },
+    }).catch(() => ({ ok: false, data: {} }));  // offline: the dialog stays, with its text
+    if (!ok) {
+      document.getElementById("report-error").textContent = data.error && data.error.code === "rate_limited"
+        ? gettext("You have sent many reports this hour; try again later.")
+        : gettext("The report could not be sent.");
+      return;
+    }
+    dialog.close();
+    error.textContent = gettext("Thank you: a moderator will look at it.");
+  });
+  document.getElementById("report-cancel").addEventListener("click", () => dialog.close());
 
   async function load() {
     const { ok, data } = await fetchJSON(api + "?page_size=100");

@@ -40,6 +40,31 @@ def test_the_profile_report_form_refuses_a_nul_in_its_reason(players: list[Playe
     assert [m.level_tag for m in get_messages(response.wsgi_request)] == ["error"]
 
 
+@pytest.mark.parametrize("category", ["rude", "", "\x00"])
+def test_the_profile_report_form_refuses_a_category_it_does_not_offer(
+    players: list[Player], category: str
+) -> None:
+    browser = Client()
+    browser.force_login(User.objects.get(pk=players[0].user_id))
+    url = f"/players/{players[1].username}/report/"
+    response = browser.post(url, {"category": category, "reason": "x"})
+    assert response.status_code == 302
+    assert not Report.objects.exists()
+    assert [m.level_tag for m in get_messages(response.wsgi_request)] == ["error"]
+
+
+def test_the_profile_report_form_sends_its_category_and_note(players: list[Player]) -> None:
+    browser = Client()
+    browser.force_login(User.objects.get(pk=players[0].user_id))
+    page = browser.get(f"/players/{players[1].username}/").content.decode()
+    assert 'data-testid="report-category-cheating"' in page
+    url = f"/players/{players[1].username}/report/"
+    response = browser.post(url, {"category": "cheating", "reason": ""})
+    assert response.status_code == 302
+    assert Report.objects.get().category == "cheating"
+    assert [m.level_tag for m in get_messages(response.wsgi_request)] == ["success"]
+
+
 @pytest.mark.parametrize("field", ["reason", "username"])
 @pytest.mark.parametrize("refused", ["\x00", "\ud800"])
 def test_report_create_refuses_refused_characters_itself(

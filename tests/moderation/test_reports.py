@@ -1,5 +1,6 @@
-"""Players report players (POST /api/v1/reports/), optionally naming one of their messages:
-the report lands in the moderators' queue; bad reports are refused, floods are limited."""
+"""Players report players (POST /api/v1/reports/), optionally naming one of their messages,
+with a category and an optional note: the report lands in the moderators' queue; bad reports
+are refused, floods are limited."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Game
-from moderation.models import Report, ReportStatus
+from moderation.models import Report, ReportCategory, ReportStatus
 from tests.games.helpers import API, Player, assert_error
 from tests.moderation.helpers import chat, report
 
@@ -32,6 +33,18 @@ def test_a_report_of_a_player_is_queued(players: list[Player]) -> None:
         None,
     )
     assert row.reason == "rude in chat" and row.status == ReportStatus.OPEN
+    assert row.category == ReportCategory.OTHER  # an older client names none
+
+
+@pytest.mark.parametrize("category", ["insult", "cheating", "spam", "other"])
+def test_a_report_says_what_it_is_about_and_needs_no_note(
+    category: str, players: list[Player]
+) -> None:
+    response = report(players[0], username=players[1].username, category=category)
+
+    assert response.status_code == 201, response.content
+    row = Report.objects.get(pk=response.json()["id"])
+    assert (row.category, row.reason) == (category, "")
 
 
 def test_a_report_may_name_one_of_that_players_messages(
@@ -96,19 +109,29 @@ def test_nobody_reports_themselves(players: list[Player]) -> None:
 @pytest.mark.parametrize(
     "body",
     [
-        {"reason": ""},
-        {"reason": "   "},
         {"reason": "x" * 1001},
         {"reason": 5},
-        {},
+        {"reason": None},
+        {"category": "rude"},
+        {"category": 1},
+        {"category": ["insult"]},
+        {"category": None},
         {"reason": "x", "username": 5},
         {"reason": "x", "message_id": "first"},
     ],
-    ids=["empty", "spaces", "too long", "number", "missing", "username number", "bad id"],
+    ids=[
+        "too long",
+        "number",
+        "null note",
+        "unknown category",
+        "category number",
+        "category list",
+        "null category",
+        "username number",
+        "bad id",
+    ],
 )
-def test_a_report_needs_a_reason_and_well_formed_fields(
-    body: dict[str, Any], players: list[Player]
-) -> None:
+def test_a_report_needs_well_formed_fields(body: dict[str, Any], players: list[Player]) -> None:
     body = {"username": players[1].username, **body}
     assert_error(report(players[0], **body), 400, "invalid")
     assert not Report.objects.exists()
