@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypedDict, TypeVar
 
-from django.contrib.auth.models import User
 from django.http import HttpRequest
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -21,7 +20,7 @@ from accounts.serializers import (
     RegisterSerializer,
     VerifyEmailSerializer,
 )
-from accounts.standing import ensure_can_play
+from accounts.standing import ensure_can_play, suspension_at_login
 from apikit.api import player
 from apikit.schema import errors, ref
 from core.errors import NotAuthenticated
@@ -29,12 +28,10 @@ from core.errors import NotAuthenticated
 
 def _ensure_not_suspended(request: HttpRequest, username: str, password: str) -> None:
     """A refused log-in with the right password of a suspended or banned user: 403 `suspended`
-    says so. A wrong password, or a name locked out for wrong ones, learns nothing more."""
-    if getattr(request, "axes_locked_out", False):
-        return
-    user = User.objects.filter(username=username).first()
-    if user is not None and user.is_active and user.check_password(password):
-        ensure_can_play(user)
+    says so (suspension_at_login)."""
+    suspension = suspension_at_login(request, username, password)
+    if suspension is not None:
+        ensure_can_play(suspension.user)
 
 
 class Registered(TypedDict):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth import SESSION_KEY, logout
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
@@ -11,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-from accounts.standing import ensure_can_play, is_suspended, is_suspended_id
+from accounts.standing import ensure_can_play, is_suspended, suspension_of_id, suspension_text
 
 
 class PlayerBackend(ModelBackend):
@@ -41,7 +42,8 @@ def session_user_id(session: Any) -> int | None:
 
 
 class SuspendedLogoutMiddleware:
-    """Ends the session of a user who was suspended while logged in: at once, not at expiry."""
+    """Ends the session of a user who was suspended while logged in: at once, not at expiry;
+    the page they opened says why and until when."""
 
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response
@@ -50,7 +52,9 @@ class SuspendedLogoutMiddleware:
         # The backend already treats a suspended user as anonymous; end the session itself,
         # so it does not come back to life when the suspension ends.
         user_id = session_user_id(getattr(request, "session", None))
-        if user_id is not None and is_suspended_id(user_id):
+        suspension = suspension_of_id(user_id) if user_id is not None else None
+        if suspension is not None:
             logout(request)
+            messages.error(request, suspension_text(suspension))
         response: HttpResponse = self.get_response(request)
         return response

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q
+from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from accounts.models import Suspension
 from core.errors import NotAuthenticated, Suspended
@@ -15,6 +18,39 @@ def suspension_of(user: User | AnonymousUser) -> Suspension | None:
     if not user.is_authenticated:
         return None
     return Suspension.objects.filter(_in_force(), user_id=user.pk).first()
+
+
+def suspension_of_id(user_id: int) -> Suspension | None:
+    """The suspension or ban in force for the user with this id, if any."""
+    return Suspension.objects.filter(_in_force(), user_id=user_id).first()
+
+
+def suspension_text(suspension: Suspension) -> str:
+    """Why and until when, for the player, in the active language; the end in the active time
+    zone, named."""
+    reason = suspension.reason.strip()
+    if suspension.banned:
+        told = gettext("Your account is banned.")
+    else:
+        assert suspension.until is not None
+        end = timezone.localtime(suspension.until)
+        until = f"{date_format(end, 'DATETIME_FORMAT')} ({end.tzname()})"
+        told = gettext("Your account is suspended until %(until)s.") % {"until": until}
+    if reason:
+        told += " " + gettext("The moderators' reason: %(reason)s") % {"reason": reason}
+    return told
+
+
+def suspension_at_login(request: HttpRequest, username: str, password: str) -> Suspension | None:
+    """A refused log-in's suspension, when the password was right: the player is told why
+    rather than "wrong password". A wrong password, or a name locked out for wrong ones, learns
+    nothing more."""
+    if getattr(request, "axes_locked_out", False):
+        return None
+    user = User.objects.filter(username=username).first()
+    if user is None or not user.is_active or not user.check_password(password):
+        return None
+    return suspension_of_id(user.pk)
 
 
 def is_suspended(user: User | AnonymousUser) -> bool:

@@ -14,6 +14,8 @@ urlpatterns = [
         views.PasswordResetConfirm.as_view(),
         name="password_reset_confirm",
     ),
-    # login, logout, password change and reset: Django's views with our templates
+    # A suspended player's right password is told why (accounts.forms.LoginForm).
+    path("login/", views.Login.as_view(), name="login"),
+    # logout, password change and reset: Django's views with our templates
     path("", include("django.contrib.auth.urls")),
 ]

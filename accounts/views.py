@@ -20,13 +20,19 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selectors, services
-from accounts.forms import EmailChangeForm
+from accounts.forms import EmailChangeForm, LoginForm
 from accounts.usernames import username_validator
 from accounts.verification import VERIFY_MAX_AGE
 from apikit import throttles
 from apikit.errors_text import act
 from core import limits
 from core.errors import EmailTaken, Invalid, RateLimited
+
+
+class Login(auth_views.LoginView):
+    """Django's log-in page, with LoginForm."""
+
+    authentication_form = LoginForm
 
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]

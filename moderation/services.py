@@ -52,7 +52,8 @@ def user_suspend(
     banned: bool = False,
 ) -> Suspension:
     """Suspend `user` until a moment, or ban them. Their sessions, tokens and sockets stop
-    working at once, and their turns in running games are auto-moved (R16) without waiting.
+    working at once; they leave every table that has not started, and are away at every
+    running game (R18: the medium bot plays their seat, without waiting out their turn).
     Only a superuser may sanction staff or another superuser."""
     if moderator is not None:
         ensure_may_sanction(moderator, user)
@@ -61,6 +62,7 @@ def user_suspend(
             user=user, reason=reason, until=until, banned=banned, by=moderator
         )
         seek_forget(user=user)  # R28: nobody is seated with a suspended player
+        games_services.seats_vacate(user=user, resign=False)
         audit(
             moderator=moderator,
             action="ban" if suspension.banned else "suspend",
@@ -72,7 +74,8 @@ def user_suspend(
             lambda: push.send(push.user_group(user_id), {"type": "account.closed"})
         )
     # After the commit: a move that commits meanwhile sees the suspension and makes the
-    # player's next turn due at once; a turn already theirs is expedited here.
+    # player's next turn due at once; a turn already theirs is expedited here (their seat is
+    # away, so the bot makes it).
     games_services.turns_expedite(user_id=user_id)
     return suspension
 
@@ -186,6 +189,24 @@ def report_resolve(*, moderator: User, report: Report, resolution: str) -> None:
         audit(moderator=moderator, action="resolve report", target=report, reason=resolution)
         if report.message_id is not None:
             _evidence_release(report.message_id)
+
+
+def report_sanction(
+    *, moderator: User, report: Report, reason: str, days: int | None, hide_message: bool = True
+) -> Suspension:
+    """The usual answers to a report: the reported player is suspended for `days` (None: banned),
+    the reported message is hidden unless the moderator keeps it shown, and the report is closed
+    saying so."""
+    ensure_may_sanction(moderator, report.reported)  # before anything changes
+    if hide_message and report.message is not None and not report.message.hidden:
+        chat_hide(moderator=moderator, message=report.message, reason=reason)
+    until = None if days is None else timezone.now() + timedelta(days=days)
+    suspension = user_suspend(
+        moderator=moderator, user=report.reported, reason=reason, until=until, banned=days is None
+    )
+    done = "banned" if days is None else f"suspended {days} days"
+    report_resolve(moderator=moderator, report=report, resolution=f"{done}: {reason}")
+    return suspension
 
 
 def _evidence_release(message_id: int) -> None:

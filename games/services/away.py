@@ -60,13 +60,19 @@ def seat_sit_out(*, game_id: int, user: User) -> tuple[Outcome, bool]:
     with transaction.atomic(durable=True):
         table, mine, overdue = _locked_seat(game_id, user)
         was_present = not mine.away
-        if was_present:
-            mine.away = True
-            mine.save(update_fields=["away"])
-        outcome = _restart_turn(table, mine, pushed=was_present)
+        outcome = away_locked(table, mine)
         outcome = overdue.then(outcome) if overdue is not None else outcome
     dispatch(outcome)
     return outcome, was_present
+
+
+def away_locked(table: Table, mine: Seat) -> Outcome:
+    """Under the game's lock, at a running game: `mine` is away from now on (R18)."""
+    was_present = not mine.away
+    if was_present:
+        mine.away = True
+        mine.save(update_fields=["away"])
+    return _restart_turn(table, mine, pushed=was_present)
 
 
 def seat_resign(*, game_id: int, user: User) -> Outcome:

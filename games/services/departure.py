@@ -1,6 +1,7 @@
 """A player whose account is deleted leaves every table: R18's resignation where a game runs,
 a plain leave where it has not started; their chat text (but evidence under an open report,
-until it closes) and invitations go."""
+until it closes) and invitations go. A suspended player leaves the tables that have not
+started, and is away where a game runs (R18: the medium bot plays their seat)."""
 
 from __future__ import annotations
 
@@ -15,15 +16,17 @@ from games.dispatch import dispatch
 from games.locks import lock_table
 from games.models import ChatMessage, Game, GameStatus, Invitation
 from games.outcome import Outcome
-from games.services.away import resign_locked
+from games.services.away import away_locked, resign_locked
 from games.services.moves import apply_overdue
 from games.services.tables import leave_locked
 
 
-def seats_vacate(*, user: User) -> list[Outcome]:
+def seats_vacate(*, user: User, resign: bool = True) -> list[Outcome]:
     """In the caller's transaction, each table locked in id order: the user resigns every
-    running game (R18; alone with bots, it is aborted) and leaves every open table. Each
-    outcome is dispatched once the caller's transaction commits."""
+    running game (R18; alone with bots, it is aborted), or with `resign` False is away there
+    (a suspension: they may come back if it is lifted; alone with bots, it is aborted all the
+    same), and leaves every open table. Each outcome is dispatched once the caller's
+    transaction commits."""
     outcomes: list[Outcome] = []
     running = (GameStatus.OPEN, GameStatus.ACTIVE)
     game_ids = Game.objects.filter(status__in=running, seat_set__user=user).order_by("pk")
@@ -39,7 +42,8 @@ def seats_vacate(*, user: User) -> list[Outcome]:
         if table.game.status != GameStatus.ACTIVE:
             outcomes.extend([overdue] if overdue is not None else [])
             continue
-        outcome = resign_locked(table, seat)
+        alone = sum(not other.is_bot for other in table.seats) == 1
+        outcome = resign_locked(table, seat) if resign or alone else away_locked(table, seat)
         outcomes.append(overdue.then(outcome) if overdue is not None else outcome)
     for outcome in outcomes:
         transaction.on_commit(partial(dispatch, outcome))

@@ -162,31 +162,27 @@ class ReportAdmin(SecretFieldsAdmin):
 
         return with_reason(self, request, queryset, "Hide reported messages", perform)
 
-    @admin.action(description="Suspend the reported player for 7 days", permissions=["resolve"])
+    @admin.action(
+        description="Suspend the reported player for 7 days (and hide the message)",
+        permissions=["resolve"],
+    )
     def suspend_for_a_week(
         self, request: HttpRequest, queryset: QuerySet[Report]
     ) -> HttpResponse | None:
         def perform(report: Report, reason: str) -> None:
-            until = timezone.now() + timedelta(days=7)
-            moderation.user_suspend(
-                moderator=moderator_of(request), user=report.reported, reason=reason, until=until
-            )
-            moderation.report_resolve(
-                moderator=moderator_of(request),
-                report=report,
-                resolution=f"suspended 7 days: {reason}",
+            moderation.report_sanction(
+                moderator=moderator_of(request), report=report, reason=reason, days=7
             )
 
         return with_reason(self, request, queryset, "Suspend reported players", perform)
 
-    @admin.action(description="Ban the reported player", permissions=["resolve"])
+    @admin.action(
+        description="Ban the reported player (and hide the message)", permissions=["resolve"]
+    )
     def ban(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponse | None:
         def perform(report: Report, reason: str) -> None:
-            moderation.user_suspend(
-                moderator=moderator_of(request), user=report.reported, reason=reason, banned=True
-            )
-            moderation.report_resolve(
-                moderator=moderator_of(request), report=report, resolution=f"banned: {reason}"
+            moderation.report_sanction(
+                moderator=moderator_of(request), report=report, reason=reason, days=None
             )
 
         return with_reason(self, request, queryset, "Ban reported players", perform)

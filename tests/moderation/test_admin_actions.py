@@ -236,7 +236,7 @@ def test_resolving_a_report(
     assert the_report.resolved_by == moderator
     assert the_report.resolved_at is not None and the_report.resolved_at >= started
     message.refresh_from_db()
-    assert message.hidden == (sanction == "hide message")
+    assert message.hidden == (sanction is not None)  # a sanction hides the message too
     suspension = Suspension.objects.filter(user_id=players[1].user_id).first()
     if sanction == "suspend":
         assert suspension is not None and not suspension.banned and suspension.until is not None
@@ -254,6 +254,8 @@ def test_resolving_a_report(
         "ban": ("auth.User", str(players[1].user_id)),
     }
     expected = [] if sanction is None else [(moderator.pk, sanction, *target[sanction], "seen it")]
+    if sanction in ("suspend", "ban"):
+        expected.insert(0, (moderator.pk, "hide message", *target["hide message"], "seen it"))
     expected.append(
         (moderator.pk, "resolve report", "moderation.Report", str(the_report.pk), resolution)
     )

@@ -1,6 +1,7 @@
 """A suspended or banned player is shut out at every door at once — log-in, the session they
 already have, their API token, the services — and their seat never blocks a running table:
-its turns are auto-moved (R16) without waiting. Lifting the suspension restores everything."""
+it is away (R18) and its pending turn is made without waiting. Lifting the suspension restores
+everything; the seat is back once its player says so."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from accounts.models import Suspension
 from core.errors import Suspended
 from games import engine, services
 from games.models import Event as EventRow
-from games.models import Game
+from games.models import Game, Seat
 from moderation import services as moderation
 from tests.games.helpers import (
     API,
@@ -174,7 +175,8 @@ def test_the_services_refuse_a_suspended_player_to_create_join_or_move(
     assert seat is not None
     mover = players[seat]
     newcomer = make_player()
-    open_table = services.game_create(user=user_of(players[0]), seats=4).game
+    # At a table of someone else's: a suspended player leaves the tables they sit at.
+    open_table = services.game_create(user=user_of(players[(seat + 1) % 3]), seats=4).game
     move = choose_move(mover.view(running.pk)["legal"], None)
     suspend(mover, kind)  # their pending turn is played for them at once (R16)
     suspend(newcomer, kind)
@@ -283,14 +285,20 @@ def test_only_the_games_where_the_suspended_player_is_to_act_are_hurried(
     assert still.deadline == waiting.deadline and still.seq == waiting.seq
 
 
-def test_after_the_lift_the_players_turns_get_the_full_time_again(
+def test_a_suspended_player_is_away_and_after_the_lift_back_with_the_full_time(
     running: Game, players: list[Player]
 ) -> None:
     seat = running.to_act
     assert seat is not None
     target = (seat + 1) % 3
     suspend(players[target], "suspended")
+    # R18: away at once, so the bot plays their seat; the lift leaves it so until they say back.
+    assert Seat.objects.get(game=running, number=target).away
     lift(players[target])
+    assert Seat.objects.get(game=running, number=target).away
+    response = players[target].client.post(f"{API}/games/{running.pk}/back/", {}, format="json")
+    assert response.status_code == 200, response.content
+    assert not Seat.objects.get(game=running, number=target).away
 
     for _ in range(3):
         if Game.objects.get(pk=running.pk).to_act == target:

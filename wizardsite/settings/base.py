@@ -57,8 +57,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "accounts.authentication.SuspendedLogoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.authentication.SuspendedLogoutMiddleware",  # after messages: it leaves one
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
