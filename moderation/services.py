@@ -209,6 +209,24 @@ def report_sanction(
     return suspension
 
 
+def report_hide(*, moderator: User, report: Report, reason: str) -> None:
+    """Answer a report by hiding its message (if it names one still shown), and close it."""
+    if report.message is not None and not report.message.hidden:
+        chat_hide(moderator=moderator, message=report.message, reason=reason)
+    report_resolve(moderator=moderator, report=report, resolution=f"message hidden: {reason}")
+
+
+def report_warn(*, moderator: User, report: Report, reason: str) -> None:
+    """Answer a report with a warning: the reported player finds it among their notices (the
+    reason is what they read), and the report is closed saying so."""
+    with transaction.atomic():
+        notices.notice_add(
+            user_id=report.reported_id, kind=NoticeKind.WARNING, url=reverse("rules"), reason=reason
+        )
+        audit(moderator=moderator, action="warn", target=report.reported, reason=reason)
+        report_resolve(moderator=moderator, report=report, resolution=f"warned: {reason}")
+
+
 def _evidence_release(message_id: int) -> None:
     messages = ChatMessage.objects.filter(pk=message_id)
     author_id = messages.values_list("user_id", flat=True).first()

@@ -95,6 +95,7 @@ class NoticeKind(models.TextChoices):
     TOURNAMENT_TABLE = "tournament_table", "tournament table"
     REMATCH = "rematch", "rematch"
     SUSPENSION = "suspension", "suspension lifted"
+    WARNING = "warning", "moderator's warning"
 
 
 class Notice(models.Model):

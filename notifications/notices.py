@@ -95,4 +95,6 @@ def notice_text(notice: Notice) -> str:
         if notice.params.get("round"):
             return _("%(tournament)s, round %(round)s: your table %(game)s is ready.") % p
         return _("%(tournament)s: your table %(game)s is ready.") % p
+    if notice.kind == NoticeKind.WARNING:
+        return _("A moderator warns you: %(reason)s") % p
     return _("Your suspension has ended: welcome back.")

@@ -41,6 +41,22 @@ def free_port() -> int:
         return port
 
 
+def run_python(env: Mapping[str, str], *argv: str) -> str:
+    """Python with these settings, in the project's folder (`manage.py migrate`, a shell
+    command); its output. A failure says what it printed."""
+    done = subprocess.run(
+        [sys.executable, *argv],
+        cwd=ROOT,
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, f"{argv[:2]} failed:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
 def procfile(env: Mapping[str, str], name: str = "Procfile") -> dict[str, list[str]]:
     """A Procfile's commands, as honcho runs them (its $VARIABLES from `env`)."""
     entries = re.findall(r"^([\w-]+):\s*(.+)$", (ROOT / name).read_text(), re.MULTILINE)

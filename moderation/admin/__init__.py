@@ -1,6 +1,6 @@
-"""The moderators' admin (Django finds this module): players and games, and the libraries'
-admins with the same refusals of secret fields."""
+"""The moderators' admin (Django finds this module): players, reports and games, and the
+libraries' admins with the same refusals of secret fields."""
 
-from moderation.admin import games, libraries, players
+from moderation.admin import games, libraries, players, reports
 
-__all__ = ["games", "libraries", "players"]
+__all__ = ["games", "libraries", "players", "reports"]

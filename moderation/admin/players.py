@@ -1,5 +1,5 @@
-"""The moderators' admin of players: suspensions, the report queue, the audit log, and
-suspending, banning and lifting from the user list.
+"""The moderators' admin of players: suspensions, the audit log, and suspending, banning and
+lifting from the user list (the report queue: moderation/admin/reports.py).
 
 Every change goes through moderation.services, which writes the audit row. Actions ask for a
 reason on an intermediate page before they run.
@@ -23,7 +23,7 @@ from apikit.admin_guard import SecretFieldsAdmin
 from core.errors import Refusal
 from moderation import services as moderation
 from moderation.admin.actions import moderator_of, with_reason
-from moderation.models import AuditLog, Report, ReportStatus
+from moderation.models import AuditLog
 
 
 class SuspensionForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -92,100 +92,6 @@ class SuspensionAdmin(SecretFieldsAdmin):
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Suspension]) -> None:
         for suspension in queryset:
             self.delete_model(request, suspension)
-
-
-@admin.register(Report)
-class ReportAdmin(SecretFieldsAdmin):
-    list_display = (
-        "id",
-        "status",
-        "category",
-        "reported",
-        "reporter",
-        "short_reason",
-        "message",
-        "created_at",
-    )
-    list_filter = ("status", "category", "created_at")
-    search_fields = ("reported__username", "reporter__username", "reason")
-    readonly_fields = (
-        "reporter",
-        "reported",
-        "message",
-        "category",
-        "reason",
-        "status",
-        "resolution",
-        "created_at",
-        "resolved_at",
-        "resolved_by",
-    )
-    actions = ["dismiss", "hide_message", "suspend_for_a_week", "ban"]
-
-    @admin.display(description="reason")
-    def short_reason(self, report: Report) -> str:
-        return report.reason[:80]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_resolve_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("moderation.resolve_report")
-
-    @admin.action(description="Dismiss (no action needed)", permissions=["resolve"])
-    def dismiss(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponse | None:
-        return with_reason(
-            self,
-            request,
-            queryset.filter(status=ReportStatus.OPEN),
-            "Dismiss reports",
-            lambda report, reason: moderation.report_resolve(
-                moderator=moderator_of(request), report=report, resolution=f"dismissed: {reason}"
-            ),
-        )
-
-    @admin.action(description="Hide the reported message", permissions=["resolve"])
-    def hide_message(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponse | None:
-        def perform(report: Report, reason: str) -> None:
-            if report.message is not None and not report.message.hidden:
-                moderation.chat_hide(
-                    moderator=moderator_of(request), message=report.message, reason=reason
-                )
-            moderation.report_resolve(
-                moderator=moderator_of(request),
-                report=report,
-                resolution=f"message hidden: {reason}",
-            )
-
-        return with_reason(self, request, queryset, "Hide reported messages", perform)
-
-    @admin.action(
-        description="Suspend the reported player for 7 days (and hide the message)",
-        permissions=["resolve"],
-    )
-    def suspend_for_a_week(
-        self, request: HttpRequest, queryset: QuerySet[Report]
-    ) -> HttpResponse | None:
-        def perform(report: Report, reason: str) -> None:
-            moderation.report_sanction(
-                moderator=moderator_of(request), report=report, reason=reason, days=7
-            )
-
-        return with_reason(self, request, queryset, "Suspend reported players", perform)
-
-    @admin.action(
-        description="Ban the reported player (and hide the message)", permissions=["resolve"]
-    )
-    def ban(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponse | None:
-        def perform(report: Report, reason: str) -> None:
-            moderation.report_sanction(
-                moderator=moderator_of(request), report=report, reason=reason, days=None
-            )
-
-        return with_reason(self, request, queryset, "Ban reported players", perform)
 
 
 @admin.register(AuditLog)

@@ -1,14 +1,18 @@
 """A report's fields as one tag (`{% report_fields "prefix" %}`): the table's report dialog and
-the profile's report form ask the same things."""
+the profile's report form ask the same things. And for the moderators' admin: the queue's
+count on its index, a sanction in words."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.utils import timezone
+from django.utils.formats import date_format
 
+from accounts.models import Suspension
 from core import limits
-from moderation.models import ReportCategory
+from moderation.models import Report, ReportCategory, ReportStatus
 
 register = template.Library()
 
@@ -21,3 +25,22 @@ def report_fields(prefix: str) -> dict[str, Any]:
         "categories": ReportCategory.choices,
         "max_length": limits.REASON_MAX_LENGTH,
     }
+
+
+@register.simple_tag
+def open_report_count(user: Any) -> int | None:
+    """How many reports wait for a moderator; None for staff who may not read them."""
+    if not user.has_perm("moderation.view_report"):
+        return None
+    return Report.objects.filter(status=ReportStatus.OPEN).count()
+
+
+@register.simple_tag
+def sanction_text(suspension: Suspension) -> str:
+    """A suspension as a moderator reads it: banned, or until when (in the active time zone)."""
+    if suspension.banned:
+        return f"banned: {suspension.reason}"
+    assert suspension.until is not None
+    end = timezone.localtime(suspension.until)
+    until = f"{date_format(end, 'DATETIME_FORMAT')} ({end.tzname()})"
+    return f"suspended until {until}: {suspension.reason}"

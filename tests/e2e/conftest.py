@@ -14,8 +14,6 @@ downloads a browser.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REQUIRE_SERVICES
-from tests.e2e.helpers import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, ROOT, WAIT_MS
+from tests.e2e.helpers import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, WAIT_MS, manage
 from tests.processes import ProcessStack, free_port, with_option
 
 # One worker for all the queues the Procfile splits over three (its review worker, at the
@@ -74,20 +72,23 @@ def _stack_commands(stack: ProcessStack, tmp: Path) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="session")
-def server_url(
-    chromium_path: str, artifacts: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """Migrates a fresh SQLite file and starts the embedded Redis, the web server, the Celery
-    worker and beat on free ports; the site's address."""
-    tmp = tmp_path_factory.mktemp("e2e-server")
-    redis_port, web_port = free_port(), free_port()
-    redis_url = f"redis://127.0.0.1:{redis_port}/0"
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This run's folder of the site: its SQLite file and beat's schedule."""
+    return tmp_path_factory.mktemp("e2e-server")
+
+
+@pytest.fixture(scope="session")
+def site_env(site_dir: Path) -> dict[str, str]:
+    """The environment the site's processes run in: a fresh SQLite file, the embedded Redis
+    and the web server on free ports."""
+    tmp = site_dir
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
+    redis_port, web_port = free_port(), free_port()
     env.update(
         # As `make run` sets them (the stack puts the venv's programs first on PATH).
         EMBEDDED_REDIS="1",
         EMBEDDED_REDIS_PORT=str(redis_port),
-        REDIS_URL=redis_url,
+        REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
         WEB_PORT=str(web_port),
         DJANGO_SETTINGS_MODULE="wizardsite.settings",
         DATABASE_URL=f"sqlite:///{tmp / 'e2e.sqlite3'}",
@@ -101,23 +102,22 @@ def server_url(
         TEST_SHUFFLE_SEEDS="true",
         PYTHONUNBUFFERED="1",
     )
+    return env
+
+
+@pytest.fixture(scope="session")
+def server_url(
+    chromium_path: str, artifacts: Path, site_dir: Path, site_env: dict[str, str]
+) -> Iterator[str]:
+    """Migrates the site's fresh SQLite file and starts the embedded Redis, the web server, the
+    Celery worker and beat; the site's address."""
+    env, redis_url, web_port = site_env, site_env["REDIS_URL"], site_env["WEB_PORT"]
     node = os.environ.get("PYTEST_XDIST_WORKER", "main")  # each xdist worker has its own stack
     url = f"http://127.0.0.1:{web_port}"
     with ProcessStack(env, lambda name: artifacts / f"e2e-{node}-{name}.log") as stack:
-        commands = _stack_commands(stack, tmp)
+        commands = _stack_commands(stack, site_dir)
         stack.start("redis", commands["redis"])
-        migrate = subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput"],
-            cwd=ROOT,
-            env=stack.env,
-            capture_output=True,
-            text=True,
-            timeout=180,
-            check=False,
-        )
-        assert migrate.returncode == 0, (
-            f"manage.py migrate failed:\n{migrate.stdout}\n{migrate.stderr}"
-        )
+        manage(stack.env, "migrate", "--noinput")
         stack.wait_redis(redis_url)
         for name in ("web", "worker", "beat"):
             stack.start(name, commands[name])

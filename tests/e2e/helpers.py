@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.sync_api import expect
 
+from tests.processes import run_python
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
@@ -365,3 +367,8 @@ class Deadline:
         assert time.monotonic() < self.end, (
             f"{self.what} did not finish within {self.seconds / 60:.0f} minutes; got to {progress}"
         )
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    """`manage.py ARGS` against the site's database; its output."""
+    return run_python(env, "manage.py", *args)

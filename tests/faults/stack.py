@@ -10,7 +10,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.processes import ROOT, ProcessStack, free_port, with_option
+from tests.processes import ProcessStack, free_port, run_python, with_option
 
 PASSWORD = "a-long-enough-password-1"
 REQUEST_TIMEOUT = 10.0  # no answer within this is a hang: the fault tests fail on it
@@ -154,17 +153,7 @@ class Stack:
 
     def python(self, *argv: str) -> str:
         """Run Python with the stack's settings; its output."""
-        done = subprocess.run(
-            [sys.executable, *argv],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        assert done.returncode == 0, f"{argv[:2]} failed:\n{done.stdout}\n{done.stderr}"
-        return done.stdout
+        return run_python(self.env, *argv)
 
     def migrate(self) -> None:
         self.python("manage.py", "migrate", "--noinput")
