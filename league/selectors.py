@@ -15,6 +15,7 @@ from core.errors import Invalid
 from games.engine import round_numbers
 from games.models import Game, GameStatus, Seat, round_format
 from games.selectors import AnyUser, games_watchable_by, reliability
+from league.eligibility import NotCounted, not_counted
 from league.models import LeagueGame, Pool, Rating, RatingChange, SeasonStanding, pool_of
 from league.ratings import PROVISIONAL_GAMES, Skill, display
 
@@ -45,6 +46,7 @@ class RecentGame(TypedDict):
     finished_at: datetime | None
     players: int
     league: bool
+    voided: bool  # by a moderator: it does not count (R17)
     score: int | None
     place: int | None
 
@@ -195,6 +197,7 @@ def player_stats(user: User, viewer: AnyUser, recent: int = 10) -> PlayerProfile
                 "finished_at": seat.game.finished_at,
                 "players": seat.game.seats,
                 "league": counts_for_league(seat.game),
+                "voided": seat.game.voided,
                 "score": seat.final_score,
                 "place": seat.place,
             }
@@ -211,22 +214,26 @@ class SeatRating(TypedDict):
 
 class GameRatings(TypedDict):
     """What one game did to its players' ratings: `rated` once the league decided on it (R17),
-    `league` whether it counted, `changes` one a seat when it did."""
+    `league` whether it counted, `not_counted` why not (league.eligibility), `changes` one a
+    seat when it did."""
 
     rated: bool
     league: bool
+    not_counted: NotCounted | None
     changes: list[SeatRating]
 
 
 def game_ratings(game: Game) -> GameRatings:
     entry = LeagueGame.objects.filter(game=game).first()
     if entry is None:
-        return {"rated": False, "league": False, "changes": []}
+        return {"rated": False, "league": False, "not_counted": None, "changes": []}
+    why = None if entry.counts else not_counted(game, list(game.seat_set.all()))
     seats = dict(game.seat_set.exclude(user=None).values_list("user_id", "number"))
     changes = RatingChange.objects.filter(game=game).order_by("user_id")
     return {
         "rated": True,
         "league": entry.counts,
+        "not_counted": why,
         "changes": sorted(
             (
                 {

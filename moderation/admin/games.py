@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.utils.html import format_html, format_html_join
 
 from apikit.admin_guard import SecretFieldsAdmin
 from games import selectors
@@ -29,10 +30,13 @@ class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 class EventInline(admin.TabularInline):  # type: ignore[type-arg]
-    """The game's history; rows are append-only, so nothing here can be changed. While the
-    game runs, deals show no hand (a moderator may be seated there); all once it has ended."""
+    """The game's history, folded away under the replay's link; rows are append-only, so
+    nothing here can be changed. While the game runs, deals show no hand (a moderator may be
+    seated there); all once it has ended."""
 
     model = Event
+    verbose_name_plural = "event rows (the replay shows them as the table did)"
+    classes = ["collapse"]
     extra = 0
     fields = ("seq", "type", "seat", "auto", "shown", "created_at")
     readonly_fields = fields
@@ -94,7 +98,7 @@ class GameAdmin(SecretFieldsAdmin):
         "voided",
         "seats",
         "bots",
-        "created_by",
+        "players",
         "created_at",
         "finished_at",
     )
@@ -103,6 +107,8 @@ class GameAdmin(SecretFieldsAdmin):
     actions = ["abort", "void"]
     date_hierarchy = "created_at"
     readonly_fields = (
+        "players",
+        "replay",
         "created_by",
         "created_at",
         "started_at",
@@ -124,7 +130,36 @@ class GameAdmin(SecretFieldsAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         rows = super().get_queryset(request).select_related("created_by", "league_entry")
-        return rows.distinct()
+        return rows.prefetch_related("seat_set__user").distinct()
+
+    @admin.display(description="players")
+    def players(self, game: Game) -> str:
+        """Who sits where, each a link to their profile; a bot by its level."""
+        seats = sorted(game.seat_set.all(), key=lambda seat: seat.number)
+        return (
+            format_html_join(
+                ", ",
+                "{}: {}",
+                (
+                    (
+                        seat.number,
+                        format_html('<a href="/players/{}/">{}</a>', seat.user.username, seat.user)
+                        if seat.user is not None
+                        else f"{seat.bot_kind or 'medium'} bot",
+                    )
+                    for seat in seats
+                ),
+            )
+            or "nobody yet"
+        )
+
+    @admin.display(description="watch")
+    def replay(self, game: Game) -> str:
+        """The replay once the game is over (every hand shown then), else its table as a
+        spectator sees it (no hidden card, no seed)."""
+        if game.status == GameStatus.FINISHED:
+            return format_html('<a href="/games/{}/replay/">the replay</a>', game.pk)
+        return format_html('<a href="/games/{}/">the table</a>', game.pk)
 
     @admin.display(description="league", boolean=True)
     def counts_for_league(self, game: Game) -> bool:

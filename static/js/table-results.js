@@ -72,6 +72,13 @@ export function gameStats(scores, seat) {
 
 /* The end of the game: places, each player's exact bids and best round, and once the league has
    rated the game (`ratings`, from /games/<id>/ratings/) each player's rating change. */
+/* Why a finished game did not count for the league (R17), as league.eligibility says. */
+function notCounted(why) {
+  if (why === "voided") return gettext("Not a league game: a moderator voided it, so no rating changed.");
+  if (why === "seated_twice") return gettext("Not a league game (a player sat at two seats): no rating changed.");
+  return gettext("Not a league game (bots at the table): no rating changed.");
+}
+
 export function renderGameOver(view, ratings) {
   const box = $("gameover");
   if (view.status !== "finished") { box.hidden = true; return; }
@@ -107,7 +114,7 @@ export function renderGameOver(view, ratings) {
   note.hidden = !ratings || !ratings.rated;
   if (ratings && ratings.rated) {
     note.textContent = ratings.league ? gettext("A league game: the ratings above have changed.")
-      : gettext("Not a league game (bots at the table, or a player seated twice): no rating changed.");
+      : notCounted(ratings.not_counted);
   }
   const me = view.players.find((p) => p.seat === view.you);
   const yours = $("your-place");

@@ -51,12 +51,18 @@ def test_a_game_with_a_bot_is_rated_as_casual_with_no_change(
 ) -> None:
     (user, other) = make_users(2)
     game = finish_game([user, other, None], [10, 0, 40])
-    assert ratings_of(game.pk) == {"rated": True, "league": False, "changes": []}
+    assert ratings_of(game.pk) == {
+        "rated": True,
+        "league": False,
+        "not_counted": "bots",
+        "changes": [],
+    }
 
 
 def test_a_running_game_is_not_rated_yet_and_an_unknown_one_is_404(
     make_users: Callable[..., list[User]],
 ) -> None:
     game = seat_table(make_users(3))
-    assert ratings_of(game.pk) == {"rated": False, "league": False, "changes": []}
+    unrated = {"rated": False, "league": False, "not_counted": None, "changes": []}
+    assert ratings_of(game.pk) == unrated
     assert Client().get(f"/games/{game.pk + 1}/ratings/").status_code == 404
