@@ -50,7 +50,7 @@ def test_a_failure_in_the_middleware_before_the_view_is_503_too(
     player = make_player()
     client = Client(raise_request_exception=False)
     client.force_login(player_user(player))
-    monkeypatch.setattr("accounts.authentication.is_suspended_id", _down)
+    monkeypatch.setattr("accounts.authentication.suspension_of_id", _down)
     api = client.get(f"{API}/games/")
     assert_error(api, 503, "unavailable")
     assert int(api["Retry-After"]) > 0
