@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q
 from django.http import HttpRequest
@@ -25,6 +27,12 @@ def suspension_of_id(user_id: int) -> Suspension | None:
     return Suspension.objects.filter(_in_force(), user_id=user_id).first()
 
 
+def moment_text(moment: datetime) -> str:
+    """A moment as people read it: in the active language and time zone, the zone named."""
+    local = timezone.localtime(moment)
+    return f"{date_format(local, 'DATETIME_FORMAT')} ({local.tzname()})"
+
+
 def suspension_text(suspension: Suspension) -> str:
     """Why and until when, for the player, in the active language; the end in the active time
     zone, named."""
@@ -33,8 +41,7 @@ def suspension_text(suspension: Suspension) -> str:
         told = gettext("Your account is banned.")
     else:
         assert suspension.until is not None
-        end = timezone.localtime(suspension.until)
-        until = f"{date_format(end, 'DATETIME_FORMAT')} ({end.tzname()})"
+        until = moment_text(suspension.until)
         told = gettext("Your account is suspended until %(until)s.") % {"until": until}
     if reason:
         told += " " + gettext("The moderators' reason: %(reason)s") % {"reason": reason}

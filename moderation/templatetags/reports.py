@@ -7,10 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils import timezone
-from django.utils.formats import date_format
 
 from accounts.models import Suspension
+from accounts.standing import moment_text
 from core import limits
 from moderation.models import Report, ReportCategory, ReportStatus
 
@@ -41,6 +40,4 @@ def sanction_text(suspension: Suspension) -> str:
     if suspension.banned:
         return f"banned: {suspension.reason}"
     assert suspension.until is not None
-    end = timezone.localtime(suspension.until)
-    until = f"{date_format(end, 'DATETIME_FORMAT')} ({end.tzname()})"
-    return f"suspended until {until}: {suspension.reason}"
+    return f"suspended until {moment_text(suspension.until)}: {suspension.reason}"
